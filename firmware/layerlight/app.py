@@ -1,0 +1,277 @@
+# The device: owns the loop, the buttons, the screen and the running mode.
+#
+# One path, every loop: hardware buttons -> debounced events -> the menu or
+# the running mode (pure state) -> a screen drawn into the frame buffer ->
+# the pixel driver. `step(now)` does one pass, so the loop can also be driven
+# from outside (the simulator, tests) one step at a time.
+
+from layerlight import buttons, config, font, modes, screens
+from layerlight.buttons import Buttons
+from layerlight.deck import Deck, DeckError
+from layerlight.display import FrameBuffer
+from layerlight.rng import Rng
+from layerlight.sound import Sound
+
+FRAME_MS = 40          # redraw at 25 fps (at once after a button event)
+LOOP_MS = 5
+ERROR_SHOW_MS = 4000
+
+# short codes shown on the matrix next to the error glyph
+ERR_DECK = 1
+ERR_MODE = 2
+ERR_NO_GAME = 3
+
+PAUSE_ITEMS = ("RESUME", "SCORES", "END")
+
+
+def print_exception(e, log):
+    """The traceback on the console (MicroPython and CPython spell this differently)."""
+    try:
+        import sys
+        sys.print_exception(e)  # type: ignore[attr-defined]
+    except AttributeError:
+        import traceback
+        log("".join(traceback.format_exception(e)).rstrip())
+
+
+class Device:
+    """The whole device above the hardware layer."""
+
+    def __init__(self, hw, cfg, seed=1):
+        self.hw = hw
+        self.cfg = cfg
+        self.log = hw.log
+        self.fb = FrameBuffer(hw.width, hw.height)
+        self.buttons = Buttons()
+        self.sound = Sound(hw.tone, cfg["sound"])
+        self.rng = Rng(seed)
+        self.now = 0
+        self.game = None          # the running (or kept) mode
+        self.game_name = None
+        self.where = "menu"       # menu | game | pause | error
+        self.menu_index = 0
+        self.menu_since = 0
+        self.pause_index = 0
+        self.error_code = 0
+        self.error_until = 0
+        self.paused_total = 0
+        self.paused_at = 0
+        self.next_frame = 0
+        self.deck = None
+        self.load_deck(cfg["deck"])
+
+    # --- decks and errors -------------------------------------------------
+
+    def load_deck(self, path):
+        """Open a deck; on failure keep the one we had and show the error."""
+        try:
+            deck = Deck(self.hw.storage, path)
+        except DeckError as e:
+            self.fail(ERR_DECK, str(e))
+            return False
+        self.deck = deck
+        self.log("deck: %s, %d missions" % (path, deck.count))
+        return True
+
+    def fail(self, code, message):
+        """An error glyph and code on the matrix, the message on the console; the device goes on."""
+        self.log("error E%d: %s" % (code, message))
+        self.error_code = code
+        self.error_until = self.now + ERROR_SHOW_MS
+        self.where = "error"
+        self.sound.play("error", self.now)
+        self.next_frame = self.now
+
+    # --- games --------------------------------------------------------------
+
+    def menu_items(self):
+        items = modes.names()
+        if self.game is not None and not self.game.done:
+            items = ["resume"] + items
+        return items
+
+    def start_game(self, name, seats=None, first_player=None):
+        if self.deck is None:
+            self.fail(ERR_NO_GAME, "no usable deck: cannot start " + name)
+            return
+        ctx = modes.Context(self.cfg, self.deck, self.rng, self.sound, self.log)
+        try:
+            game = modes.mode_class(name)(ctx, seats, first_player)
+            game.set_size(self.fb.width, self.fb.height)
+        except Exception as e:
+            print_exception(e, self.log)
+            self.fail(ERR_MODE, "%s could not start: %s" % (name, e))
+            return
+        self.game = game
+        self.game_name = name
+        self.where = "game"
+        self.paused_total = 0
+
+    def game_time(self):
+        return self.now - self.paused_total
+
+    def _guard(self, fn, *args):
+        """Run a mode call; an exception in a mode never takes the device down."""
+        try:
+            fn(*args)
+            return True
+        except Exception as e:
+            print_exception(e, self.log)
+            self.fail(ERR_MODE, "%s crashed: %s" % (self.game_name, e))
+            self.game = None
+            return False
+
+    # --- the loop -----------------------------------------------------------
+
+    def step(self, now):
+        """One pass of the loop at time `now` (ms since boot)."""
+        self.now = now
+        events = self.buttons.update(now, self.hw.read_buttons())
+        for ev in events:
+            self.dispatch(ev)
+            self.next_frame = now  # answer a press within this frame
+        if self.where == "game":
+            if self._guard(self.game.tick, self.game_time()) and self.game.done:
+                self.game = None
+                self.where = "menu"
+        elif self.where == "error" and now >= self.error_until:
+            self.where = "menu"
+        self.sound.update(now)
+        if now >= self.next_frame:
+            self.render()
+            self.next_frame = now + FRAME_MS
+        self.hw.feed()
+
+    def render(self):
+        """Draw the current screen and push it to the LEDs."""
+        fb = self.fb
+        if self.where == "game" and not self._guard(self.game.draw, fb, self.game_time()):
+            pass  # the crash switched us to the error screen, drawn below
+        if self.where != "game":
+            fb.clear()
+        if self.where == "menu":
+            items = self.menu_items()
+            i = self.menu_index % len(items)
+            text = items[i].upper().replace("-", " ")
+            screens.menu(fb, text, self._scroll(text), i, len(items))
+        elif self.where == "pause":
+            screens.menu(fb, PAUSE_ITEMS[self.pause_index], self._scroll(PAUSE_ITEMS[self.pause_index]),
+                         self.pause_index, len(PAUSE_ITEMS), screens.RING)
+        elif self.where == "error":
+            screens.error(fb, self.error_code)
+        self.hw.show(fb)
+
+    def _scroll(self, text):
+        width = font.text_width(text)
+        if width <= self.fb.width:
+            return -((self.fb.width - width) // 2)
+        span = width + self.fb.width
+        return ((self.now - self.menu_since) // 80) % span - self.fb.width // 2
+
+    def dispatch(self, ev):
+        kind = buttons.kind_of(ev)
+        b = buttons.button_of(ev)
+        now = self.now
+        if kind == buttons.MENU:
+            if self.where in ("game", "pause"):
+                self.log("back to the menu; the game is kept")
+            self.where = "menu"
+            self.menu_index = 0
+            self.menu_since = now
+            return
+        if self.where == "menu":
+            self._menu_event(kind, b)
+        elif self.where == "pause":
+            self._pause_event(kind, b)
+        elif self.where == "game":
+            if kind == buttons.HOLD and b == buttons.A:
+                self.where = "pause"
+                self.pause_index = 0
+                self.paused_at = now
+                self.sound.play("tick", now)
+                return
+            self._guard(self.game.handle, ev, self.game_time())
+            if self.game is not None and self.game.done:
+                self.game = None
+                self.where = "menu"
+                self.menu_index = 0
+        elif self.where == "error" and kind == buttons.RELEASE:
+            self.where = "menu"
+
+    def _menu_event(self, kind, b):
+        if kind == buttons.PRESS:
+            self.sound.play("tick", self.now)
+        if kind != buttons.RELEASE:
+            return
+        items = self.menu_items()
+        if b == buttons.B:
+            self.menu_index = (self.menu_index + 1) % len(items)
+            self.menu_since = self.now
+        elif b == buttons.A:
+            choice = items[self.menu_index % len(items)]
+            if choice == "resume":
+                self.where = "game"
+            else:
+                self.start_game(choice)
+
+    def _pause_event(self, kind, b):
+        if kind != buttons.RELEASE:
+            return
+        if b == buttons.B:
+            self.pause_index = (self.pause_index + 1) % len(PAUSE_ITEMS)
+        elif b == buttons.A:
+            choice = PAUSE_ITEMS[self.pause_index]
+            self.paused_total += self.now - self.paused_at
+            if choice == "END":
+                self.game = None
+                self.where = "menu"
+                self.menu_index = 0
+            else:
+                self.where = "game"
+                if choice == "SCORES" and hasattr(self.game, "show_scores"):
+                    self.game.show_scores(self.game_time())
+
+    def state(self):
+        """The trace keys of the simulator spec."""
+        if self.where in ("game", "pause") and self.game is not None:
+            s = self.game.state()
+            if self.where == "pause":
+                s["phase"] = "pause"
+            return s
+        return {
+            "game": "menu", "phase": "menu" if self.where == "menu" else "error",
+            "round": None, "players": 0, "first_player": None, "scores": [],
+            "mission": None, "finish_order": [], "round_tile": None,
+            "tokens": None, "timer_ms": None,
+            "error": self.error_code if self.where == "error" else None,
+        }
+
+    def run(self):
+        """The device's own loop: forever, paced by the hardware clock."""
+        hw = self.hw
+        start = hw.ticks_ms()
+        last = start
+        while True:
+            t = hw.ticks_ms()
+            self.now += hw.ticks_diff(t, last)
+            last = t
+            self.step(self.now)
+            hw.sleep_ms(LOOP_MS)
+
+
+def boot(hw=None, storage=None, seed=None):
+    """Load the config, open the hardware and return the Device (not yet running)."""
+    if storage is None:
+        from layerlight.storage import FileStorage
+        storage = FileStorage("")
+    cfg = config.load(storage)
+    if hw is None:
+        from layerlight.hardware import open_hardware
+        hw = open_hardware(cfg)
+    if seed is None:
+        try:
+            import os
+            seed = int.from_bytes(os.urandom(4), "little")
+        except (ImportError, AttributeError, NotImplementedError):
+            seed = hw.ticks_ms()
+    return Device(hw, cfg, seed)

@@ -1,0 +1,14 @@
+# Hardware backends. Each module defines `Hardware(cfg)` with the same small
+# surface; `layerlight.hardware.open_hardware` picks one, once, at start-up:
+#
+#   width, height              matrix size in pixels
+#   storage                    a storage object (see layerlight.storage)
+#   ticks_ms() -> int          a millisecond counter (may wrap)
+#   ticks_diff(a, b) -> int    a - b, wrap-safe
+#   sleep_ms(ms)
+#   read_buttons() -> int      bit i set while button i is down (P1..P4, A, B)
+#   show(fb)                   push a display.FrameBuffer to the LEDs (brightness cap applied)
+#   set_brightness(cap)        change the cap (0..1)
+#   tone(freq)                 buzzer at freq Hz; 0 = silent
+#   feed()                     feed the watchdog, if there is one
+#   log(line)                  a line on the console

@@ -1,0 +1,177 @@
+# Hardware backend for MicroPython boards (RP2040, RP2350, ESP32-S3), 1.22+.
+#
+# Pins come from the config (GPIO numbers, see layerlight.boards). Everything
+# that can fail because of a bad pin is set up in the constructor and reported
+# as a ValueError naming the config key, so a wrong layerlight.json is caught
+# at boot with a readable message instead of a bare "invalid pin" later.
+#
+# show() runs every frame and must not allocate (a GC pause mid-game shows as
+# a stutter): the frame is copied straight into the NeoPixel object's own
+# `buf` by display.PixelOut, whose table and brightness lookup are built once.
+
+import time
+
+import machine
+import neopixel
+
+from layerlight.boards import BUTTON_NAMES
+from layerlight.display import PixelOut, pixel_map
+from layerlight.storage import FileStorage
+
+# rp2's PWM cannot go below ~8 Hz (~7.5 Hz at 125 MHz, ~9 Hz at 150 MHz);
+# anything that low is inaudible anyway, so clamp rather than raise.
+MIN_TONE_HZ = 10
+TONE_DUTY = 32768  # square wave: loudest on a passive piezo
+
+
+def _pin_error(key, pin, e):
+    return ValueError("config %s: cannot use pin %r (%s)" % (key, pin, e))
+
+
+class Hardware:
+    """Buttons, LED matrix, buzzer, clock and flash of a MicroPython board."""
+
+    def __init__(self, cfg):
+        self.width = cfg["width"]
+        self.height = cfg["height"]
+        self.storage = FileStorage("")
+        self._cap = cfg["brightness"]
+        self._order = cfg["color_order"]
+        n = self.width * self.height
+
+        # Bad layout/origin/rotation are config errors too; pixel_map's own
+        # messages already say which setting, prefix them with "config".
+        try:
+            self._table = pixel_map(
+                self.width,
+                self.height,
+                cfg["layout"],
+                cfg["origin"],
+                cfg["rotation"],
+                cfg["flip_x"],
+                cfg["flip_y"],
+            )
+        except ValueError as e:
+            raise ValueError("config: %s" % e)
+        if len(self._order) != 3 or sorted(self._order) != ["B", "G", "R"]:
+            raise ValueError("config color_order: %r is not an order of R, G, B" % self._order)
+
+        buttons = cfg["buttons"]
+        if not isinstance(buttons, dict):
+            raise ValueError("config buttons: expected {name: pin}, got %r" % (buttons,))
+        # Bit i of read_buttons() is BUTTON_NAMES[i], so the list is in that order.
+        self._buttons = []
+        for name in BUTTON_NAMES:
+            if name not in buttons:
+                raise ValueError("config buttons: no pin for %s" % name)
+            pin = buttons[name]
+            try:
+                self._buttons.append(machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP))
+            except Exception as e:  # ValueError/TypeError/OSError depending on port
+                raise _pin_error("buttons." + name, pin, e)
+
+        pin = cfg["matrix_pin"]
+        try:
+            self._np = neopixel.NeoPixel(machine.Pin(pin), n)
+        except Exception as e:
+            raise _pin_error("matrix_pin", pin, e)
+        if len(self._np.buf) != n * 3:
+            # PixelOut writes 3 bytes per pixel; an RGBW driver would garble.
+            raise ValueError("config matrix_pin: NeoPixel buffer is not 3 bytes per pixel")
+        self._out = None  # PixelOut, made on the first show() for that frame buffer
+
+        self._pwm = None
+        self._freq = 0
+        pin = cfg["buzzer_pin"]
+        if pin is not None:
+            try:
+                self._pwm = machine.PWM(machine.Pin(pin))
+                self._pwm.freq(1000)
+                self._pwm.duty_u16(0)
+            except Exception as e:
+                raise _pin_error("buzzer_pin", pin, e)
+
+        # The watchdog is opt-in and started on the first feed(), not here:
+        # a WDT cannot be stopped, and boot (config, deck loading) may take
+        # longer than the timeout before the main loop starts feeding.
+        self._wdt = None
+        self._wdt_ms = cfg.get("watchdog_ms")
+        if self._wdt_ms is not None and (not isinstance(self._wdt_ms, int) or self._wdt_ms <= 0):
+            raise ValueError("config watchdog_ms: expected a positive int, got %r" % (self._wdt_ms,))
+
+    # --- time -----------------------------------------------------------
+
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def ticks_diff(self, a, b):
+        return time.ticks_diff(a, b)
+
+    def sleep_ms(self, ms):
+        time.sleep_ms(ms)
+
+    # --- input ----------------------------------------------------------
+
+    def read_buttons(self):
+        """Bit i set while button i (P1..P4, A, B) is down; pressed pulls the pin to 0."""
+        bits = 0
+        pins = self._buttons
+        for i in range(len(pins)):
+            if not pins[i].value():
+                bits |= 1 << i
+        return bits
+
+    # --- LEDs -----------------------------------------------------------
+
+    def show(self, fb):
+        out = self._out
+        if out is None or out.fb is not fb:
+            # Only on the first frame (or if a screen swaps buffers): allocates.
+            if fb.width != self.width or fb.height != self.height:
+                raise ValueError(
+                    "frame buffer is %dx%d, matrix is %dx%d" % (fb.width, fb.height, self.width, self.height)
+                )
+            # The NeoPixel's buf goes to the wire byte for byte, so write it in
+            # the strip's own colour order; NeoPixel.ORDER only matters for
+            # np[i] = ..., which we never use.
+            out = self._out = PixelOut(fb, self._table, self._cap, order=self._order)
+        out.fill(self._np.buf)
+        self._np.write()
+
+    def set_brightness(self, cap):
+        self._cap = cap
+        if self._out is not None:
+            self._out.set_cap(cap)
+
+    # --- sound ----------------------------------------------------------
+
+    def tone(self, freq):
+        pwm = self._pwm
+        if pwm is None:
+            return
+        if freq <= 0:
+            pwm.duty_u16(0)
+            self._freq = 0
+            return
+        freq = max(MIN_TONE_HZ, int(freq))
+        if freq != self._freq:
+            # Re-setting the same frequency restarts the PWM period on some
+            # ports (an audible click), so only touch it when it changes.
+            pwm.freq(freq)
+            pwm.duty_u16(TONE_DUTY)
+            self._freq = freq
+
+    # --- system ---------------------------------------------------------
+
+    def feed(self):
+        if self._wdt_ms is None:
+            return
+        if self._wdt is None:
+            try:
+                self._wdt = machine.WDT(timeout=self._wdt_ms)
+            except Exception as e:  # e.g. rp2 allows at most 8388 ms
+                raise ValueError("config watchdog_ms: cannot start watchdog with %r (%s)" % (self._wdt_ms, e))
+        self._wdt.feed()
+
+    def log(self, line):
+        print(line)

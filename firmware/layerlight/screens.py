@@ -1,0 +1,258 @@
+# Screens: what each phase looks like on the matrix.
+#
+# Every function draws into a display.FrameBuffer and allocates nothing: the
+# layout (pattern scale, centring, the ring path) is computed once per matrix
+# and pattern size in `Layout`, and colours are plain ints.
+#
+# Seats sit around the table: P1 at the bottom edge, P2 left, P3 top, P4
+# right. Anything meant for one seat is drawn on its side and turned to face it.
+
+from array import array
+
+from layerlight import font
+
+SEAT_COLOURS = (0xFF1010, 0x1040FF, 0x10D020, 0xFFC000)
+SEAT_ROT = (0, 90, 180, 270)
+WHITE = 0xFFFFFF
+DIM = 0x202020
+RING = 0xF0A030       # sand
+RING_LOW = 0xFF3010   # the last seconds
+BACKGROUND_LED = 0x101010  # a card's paper, dimmed: bright white would dazzle and look like a colour
+ERROR = 0xFF0000
+
+
+class Layout:
+    """Where the pattern and the ring go on a W x H matrix for an N x N pattern."""
+
+    def __init__(self, width, height, n):
+        self.width = width
+        self.height = height
+        self.n = n
+        side = min(width, height)
+        # a 1-pixel frame stays free for the ring and finish markers
+        scale = (side - 2) // n
+        if scale < 1:
+            scale = max(1, side // n)
+        self.scale = scale
+        self.x0 = (width - n * scale) // 2
+        self.y0 = (height - n * scale) // 2
+        # ring path: clockwise around the edge, starting at the top centre
+        path = []
+        w, h = width, height
+        for x in range(w // 2, w):
+            path.append((x, 0))
+        for y in range(1, h):
+            path.append((w - 1, y))
+        for x in range(w - 2, -1, -1):
+            path.append((x, h - 1))
+        for y in range(h - 2, 0, -1):
+            path.append((0, y))
+        for x in range(1, w // 2):
+            path.append((x, 0))
+        self.ring = array("H", [x * 256 + y for x, y in path])
+
+
+def side_bar(fb, seat, colour, length):
+    """A bar of `length` pixels on the edge facing `seat`, centred."""
+    w, h = fb.width, fb.height
+    if seat == 0 or seat == 2:
+        x0 = (w - length) // 2
+        y = h - 1 if seat == 0 else 0
+        for x in range(x0, x0 + length):
+            fb.pixel(x, y, colour)
+    else:
+        y0 = (h - length) // 2
+        x = 0 if seat == 1 else w - 1
+        for y in range(y0, y0 + length):
+            fb.pixel(x, y, colour)
+
+
+def seat_point(fb, seat, along, depth, colour):
+    """A pixel `depth` rows in from the seat's edge, `along` pixels from the bar's centre (in the seat's reading direction)."""
+    w, h = fb.width, fb.height
+    if seat == 0:
+        fb.pixel(w // 2 + along, h - 1 - depth, colour)
+    elif seat == 2:
+        fb.pixel(w // 2 - 1 - along, depth, colour)
+    elif seat == 1:
+        fb.pixel(depth, h // 2 + along, colour)
+    else:
+        fb.pixel(w - 1 - depth, h // 2 - 1 - along, colour)
+
+
+def pattern(fb, layout, grid, colours):
+    """A mission or stack picture: grid of colour indices, colours[i] the LED colour of index i."""
+    n = layout.n
+    s = layout.scale
+    x0 = layout.x0
+    y0 = layout.y0
+    i = 0
+    for cy in range(n):
+        for cx in range(n):
+            c = colours[grid[i]]
+            i += 1
+            px = x0 + cx * s
+            py = y0 + cy * s
+            for dy in range(s):
+                for dx in range(s):
+                    fb.pixel(px + dx, py + dy, c)
+
+
+def timer_ring(fb, layout, left_ms, total_ms, now):
+    """The sand timer: lit ring pixels in proportion to the time left; the last 5 s blink red."""
+    ring = layout.ring
+    count = len(ring)
+    lit = (left_ms * count + total_ms - 1) // total_ms if total_ms > 0 else 0
+    colour = RING
+    if left_ms <= 5000:
+        colour = RING_LOW if (left_ms // 250) % 2 == 0 else 0
+    for i in range(count):
+        p = ring[i]
+        fb.pixel(p >> 8, p & 0xFF, colour if i < lit else 0)
+
+
+def finish_markers(fb, finish_order):
+    """Each finished seat's colour on its side, with its place as white dots (1 dot = 1st)."""
+    length = max(3, min(fb.width, fb.height) // 3)
+    inner = fb.width >= 16  # room for the dots just inside the edge
+    for place in range(len(finish_order)):
+        seat = finish_order[place]
+        side_bar(fb, seat, SEAT_COLOURS[seat], length)
+        for d in range(place + 1):
+            if inner:
+                seat_point(fb, seat, d * 2 - place, 1, WHITE)
+            else:
+                seat_point(fb, seat, d - length // 2, 0, WHITE)
+
+
+def number_for_seat(fb, seat, value, colour, scale):
+    """A score in the quadrant facing `seat`, turned to be read from there."""
+    digits = 1
+    v = value if value >= 0 else -value
+    while v >= 10:
+        v //= 10
+        digits += 1
+    if value < 0:
+        digits += 1
+    length = (digits * font.ADVANCE - 1) * scale
+    depth = font.GLYPH_H * scale
+    w, h = fb.width, fb.height
+    if seat == 0:
+        font.draw_number(fb, value, (w - length) // 2, h - depth, colour, 0, scale)
+    elif seat == 2:
+        font.draw_number(fb, value, w - (w - length) // 2 - length, 0, colour, 180, scale)
+    elif seat == 1:
+        font.draw_number(fb, value, 0, h - (h - length) // 2 - length, colour, 90, scale)
+    else:
+        font.draw_number(fb, value, w - depth, (h - length) // 2, colour, 270, scale)
+
+
+def scores(fb, seats, shown, now, highlight=-1):
+    """Every seat's score in its colour; on a small matrix one seat at a time."""
+    scale = 2 if fb.width >= 32 else 1
+    if fb.width >= 16:
+        for seat in seats:
+            colour = SEAT_COLOURS[seat]
+            if seat == highlight and (now // 200) % 2:
+                colour = WHITE
+            number_for_seat(fb, seat, shown[seat], colour, scale)
+    else:
+        seat = seats[(now // 1200) % len(seats)]
+        number_for_seat(fb, seat, shown[seat], SEAT_COLOURS[seat], 1)
+        side_bar(fb, seat, SEAT_COLOURS[seat], fb.width)
+
+
+def reward_glyph(r):
+    if r == "M":
+        return "M"
+    if r == "S":
+        return "<"
+    return "0123456789"[r]
+
+
+def round_tile(fb, tile, places, round_no, now):
+    """The round number on top, the rewards by place below: 'M' = mission level, '<' = take 1 point."""
+    w = fb.width
+    scale = 2 if w >= 32 else 1
+    if w >= 16:
+        font.draw_char(fb, "R", w // 2 - 4 * scale, 1 * scale, DIM * 4, 0, scale)
+        font.draw_number(fb, round_no, w // 2 + 1 * scale, 1 * scale, WHITE, 0, scale)
+        width = (places * font.ADVANCE - 1) * scale
+        x = (w - width) // 2
+        y = fb.height - (font.GLYPH_H + 3) * scale
+        for p in range(places):
+            font.draw_char(fb, reward_glyph(tile[p]), x + p * font.ADVANCE * scale, y, WHITE, 0, scale)
+            # place marker under each reward: p+1 dots
+            for d in range(p + 1):
+                fb.pixel(x + p * font.ADVANCE * scale + d, y + (font.GLYPH_H + 1) * scale, 0xC0C0C0)
+    else:
+        p = (now // 900) % places
+        font.draw_char(fb, reward_glyph(tile[p]), 0, 1, WHITE)
+        for d in range(p + 1):
+            fb.pixel(d * 2, 7, 0xC0C0C0)
+        font.draw_number(fb, round_no, 5, 1, DIM * 4)
+
+
+def choose_deck(fb, level, available, chooser, now):
+    """The level about to be revealed, large; the chooser's side lit; a dot per level still available."""
+    w, h = fb.width, fb.height
+    scale = 2 if w >= 16 else 1
+    if w >= 32:
+        scale = 4
+    gw = font.GLYPH_W * scale
+    gh = font.GLYPH_H * scale
+    font.draw_char(fb, "0123456789"[level], (w - gw) // 2, (h - gh) // 2, WHITE, SEAT_ROT[chooser], scale)
+    side_bar(fb, chooser, SEAT_COLOURS[chooser] if (now // 400) % 2 else DIM, min(w, h) // 2)
+    for k in range(len(available)):
+        lv = available[k]
+        fb.pixel(w // 2 - len(available) + 2 * k, 2 if chooser != 2 else h - 3, WHITE if lv == level else DIM)
+
+
+def join(fb, joined_bits, now):
+    """Who has joined: their sides light up; the count in the middle; a blinking A when the game can start."""
+    w, h = fb.width, fb.height
+    count = 0
+    for seat in range(4):
+        if joined_bits & (1 << seat):
+            count += 1
+            side_bar(fb, seat, SEAT_COLOURS[seat], min(w, h) - 2)
+        elif (now // 700) % 2:
+            side_bar(fb, seat, DIM, 2)
+    if count >= 2 and (now // 500) % 2:
+        font.draw_char(fb, "A", (w - 3) // 2, (h - 5) // 2, WHITE)
+    else:
+        font.draw_number(fb, count, (w - 3) // 2, (h - 5) // 2, WHITE if count else DIM)
+
+
+def seat_spotlight(fb, seat, now, blink=True):
+    """The whole edge of one seat in its colour (the seat being verified, choosing, stealing...)."""
+    if not blink or (now // 300) % 2 == 0:
+        side_bar(fb, seat, SEAT_COLOURS[seat], min(fb.width, fb.height))
+
+
+def first_player(fb, seat, now):
+    seat_spotlight(fb, seat, now, False)
+    font.draw_char(fb, "1", (fb.width - 3) // 2, (fb.height - 5) // 2, SEAT_COLOURS[seat], SEAT_ROT[seat])
+
+
+def verdict_marks(fb, seat, ok):
+    """A check or a cross in the seat's colour, turned to face it."""
+    w, h = fb.width, fb.height
+    font.draw_char(fb, "~" if ok else "/", (w - 3) // 2, (h - 5) // 2, 0x20FF20 if ok else 0xFF2020, SEAT_ROT[seat])
+
+
+def error(fb, code):
+    """The error glyph and a short numeric code."""
+    w = fb.width
+    font.draw_char(fb, "#", 0, 0, ERROR)
+    font.draw_number(fb, code, w - 3 if code < 10 else w - 7, fb.height - 5 if w < 16 else 8, WHITE)
+
+
+def menu(fb, text, offset, index, count, colour=WHITE):
+    """A scrolling menu item, with dots below for where it sits in the list."""
+    w, h = fb.width, fb.height
+    scale = 2 if w >= 32 else 1
+    y = (h - font.GLYPH_H * scale) // 2
+    font.draw_scrolling(fb, text, y, colour, offset, scale)
+    for k in range(count):
+        fb.pixel((w - 2 * count) // 2 + 2 * k, h - 2, WHITE if k == index else DIM)

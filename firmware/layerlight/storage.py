@@ -1,0 +1,37 @@
+# Files on the device's flash (or a folder on the PC), behind one small object
+# so that game code never touches `open` and the simulator can swap in its own.
+
+import os
+
+
+class FileStorage:
+    """Files below a root folder: '/' on the device."""
+
+    def __init__(self, root=""):
+        self.root = root.rstrip("/")
+
+    def _path(self, name):
+        return self.root + "/" + name.lstrip("/")
+
+    def open_read(self, name):
+        """A binary file object for reading (raises OSError if missing)."""
+        return open(self._path(name), "rb")
+
+    def read_text(self, name):
+        """The whole file as text (raises OSError if missing)."""
+        with open(self._path(name), "r") as f:
+            return f.read()
+
+    def write_atomic(self, name, data):
+        """Write a new file, then rename it over the old one, so a power cut leaves the old or the new."""
+        path = self._path(name)
+        tmp = path + ".new"
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.rename(tmp, path)
+
+    def listdir(self, name=""):
+        try:
+            return sorted(os.listdir(self._path(name) if name else (self.root or "/")))
+        except OSError:
+            return []

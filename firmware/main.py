@@ -1,0 +1,2 @@
+# Layerlight firmware entry point: everything lives in the layerlight package.
+import layerlight.start  # noqa: F401

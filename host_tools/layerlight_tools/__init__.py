@@ -1,0 +1,1 @@
+"""Layerlight host tools: the `layerlight` command and the simulator."""

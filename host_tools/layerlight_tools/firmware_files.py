@@ -1,0 +1,25 @@
+"""Where the firmware tree is, and the files the simulated device starts with."""
+
+import os
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIRMWARE = os.path.join(REPO, "firmware")
+DEFAULT_DECK = os.path.join(FIRMWARE, "decks", "default.deck")
+DEFAULT_SET = os.path.join(REPO, "host_tools", "sets", "default.toml")
+
+
+def device_files(deck=None):
+    """The simulated flash: the shipped decks and config, and `deck` (a path) as the deck in use."""
+    files = {}
+    decks = os.path.join(FIRMWARE, "decks")
+    for name in sorted(os.listdir(decks)) if os.path.isdir(decks) else []:
+        with open(os.path.join(decks, name), "rb") as f:
+            files["decks/" + name] = f.read()
+    cfg = os.path.join(FIRMWARE, "layerlight.json")
+    if os.path.exists(cfg):
+        with open(cfg, "rb") as f:
+            files["layerlight.json"] = f.read()
+    if deck is not None:
+        with open(deck, "rb") as f:
+            files["decks/default.deck"] = f.read()
+    return files

@@ -1,0 +1,243 @@
+# The simulated device: virtual clock, buttons, matrix, buzzer and storage,
+# and the script interpreter of the headless simulator (shared/spec/simulator.md).
+#
+# This file is written in the Python that MicroPython also runs: the tests
+# load it, with the firmware, into the real MicroPython (WebAssembly) and check
+# that the same script gives the same trace, byte for byte, as under CPython.
+
+import io
+
+from layerlight import buttons
+from layerlight.app import Device
+
+STEP_MS = 10        # the virtual loop runs every 10 ms, like the device's
+PRESS_MS = 60
+TRACE_KEYS = ("t", "game", "phase", "round", "players", "first_player", "scores", "mission",
+              "finish_order", "round_tile", "tokens", "timer_ms")
+
+
+class ScriptError(Exception):
+    def __init__(self, line_no, message):
+        Exception.__init__(self, "script line %d: %s" % (line_no, message))
+        self.line_no = line_no
+
+
+class MemoryStorage:
+    """Files in a dict: the simulator's flash."""
+
+    def __init__(self, files=None):
+        self.files = dict(files or {})
+
+    def open_read(self, name):
+        if name not in self.files:
+            raise OSError(2, "no such file: " + name)
+        return io.BytesIO(self.files[name])
+
+    def read_text(self, name):
+        if name not in self.files:
+            raise OSError(2, "no such file: " + name)
+        return self.files[name].decode()
+
+    def write_atomic(self, name, data):
+        self.files[name] = bytes(data)
+
+    def listdir(self, name=""):
+        prefix = name.rstrip("/") + "/" if name else ""
+        out = []
+        for k in self.files:
+            if k.startswith(prefix):
+                head = k[len(prefix):].split("/")[0]
+                if head not in out:
+                    out.append(head)
+        return sorted(out)
+
+
+class SimHardware:
+    """The hardware layer of the simulated device."""
+
+    def __init__(self, width, height, storage, log=None):
+        self.width = width
+        self.height = height
+        self.storage = storage
+        self.pressed = 0
+        self.clock = 0
+        self.frame = None
+        self.freq = 0
+        self.logs = []
+        self._log = log
+
+    def ticks_ms(self):
+        return self.clock
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+    def sleep_ms(self, ms):
+        self.clock += ms
+
+    def read_buttons(self):
+        return self.pressed
+
+    def show(self, fb):
+        self.frame = fb
+
+    def set_brightness(self, cap):
+        pass
+
+    def tone(self, freq):
+        self.freq = freq
+
+    def feed(self):
+        pass
+
+    def log(self, line):
+        self.logs.append(line)
+        if self._log:
+            self._log(line)
+
+
+def make_device(files, width=16, height=16, seed=1, game=None, players=2, log=None):
+    """A Device on simulated hardware, optionally already in a game with seats P1..Pn and P1 first."""
+    storage = MemoryStorage(files)
+    hw = SimHardware(width, height, storage, log)
+    from layerlight import config
+    cfg = config.load(storage, hw.log)
+    cfg["width"] = width
+    cfg["height"] = height
+    dev = Device(hw, cfg, seed)
+    if game is not None:
+        dev.start_game(game, list(range(players)), 0)
+    return dev
+
+
+class Simulator:
+    """Runs script lines against a Device and produces trace lines."""
+
+    def __init__(self, device, frames=False):
+        self.dev = device
+        self.hw = device.hw
+        self.frames = frames
+        self.t = 0
+        self.dev.step(0)
+
+    def advance(self, ms):
+        end = self.t + ms
+        while self.t < end:
+            self.t = min(end, self.t + STEP_MS)
+            self.hw.clock = self.t
+            self.dev.step(self.t)
+
+    def set_button(self, name, down, line_no):
+        try:
+            b = buttons.button_index(name)
+        except ValueError:
+            raise ScriptError(line_no, "unknown button %r (P1 P2 P3 P4 A B)" % name)
+        if down:
+            self.hw.pressed |= 1 << b
+        else:
+            self.hw.pressed &= ~(1 << b)
+        # the device polls all the time: it sees the change at this instant
+        self.dev.step(self.t)
+
+    def run_line(self, line, line_no):
+        """One script line; returns False for blank/comment lines."""
+        at = line.find("#")
+        if at >= 0:
+            line = line[:at]
+        words = line.split()
+        if not words:
+            return False
+        cmd = words[0].lower()
+        args = words[1:]
+        if cmd == "press":
+            self._need(args, 1, line_no, "press BUTTON")
+            self.set_button(args[0], True, line_no)
+            self.advance(PRESS_MS)
+            self.set_button(args[0], False, line_no)
+        elif cmd == "hold":
+            self._need(args, 2, line_no, "hold BUTTON MS")
+            ms = self._ms(args[1], line_no)
+            self.set_button(args[0], True, line_no)
+            self.advance(ms)
+            self.set_button(args[0], False, line_no)
+        elif cmd == "down" or cmd == "up":
+            self._need(args, 1, line_no, cmd + " BUTTON")
+            self.set_button(args[0], cmd == "down", line_no)
+        elif cmd == "wait":
+            self._need(args, 1, line_no, "wait MS")
+            self.advance(self._ms(args[0], line_no))
+        else:
+            raise ScriptError(line_no, "unknown command %r (press, hold, down, up, wait)" % words[0])
+        return True
+
+    def _need(self, args, n, line_no, usage):
+        if len(args) != n:
+            raise ScriptError(line_no, "expected: " + usage)
+
+    def _ms(self, text, line_no):
+        try:
+            v = int(text)
+        except ValueError:
+            raise ScriptError(line_no, "not a number of milliseconds: %r" % text)
+        if v < 0 or v > 24 * 3600 * 1000:
+            raise ScriptError(line_no, "milliseconds out of range: %r" % text)
+        return v
+
+    def state(self, sounds=None):
+        s = self.dev.state()
+        s["t"] = self.t
+        s["sound"] = sounds if sounds is not None else []
+        if self.frames:
+            self.dev.render()
+            s["frame"] = self.dev.fb.hex_rows()
+        return s
+
+    def trace_line(self):
+        played = self.dev.sound.played
+        line = dumps(self.state(list(played)))
+        del played[:]
+        return line
+
+    def run(self, lines, emit, trace=True):
+        """Run every line; emit(trace_line) after each command (or once at the end without trace)."""
+        no = 0
+        for line in lines:
+            no += 1
+            if self.run_line(line, no) and trace:
+                emit(self.trace_line())
+        if not trace:
+            emit(self.trace_line())
+
+
+def dumps(obj, top=True):
+    """JSON with the trace keys first in a fixed order (MicroPython dicts are unordered)."""
+    if obj is None:
+        return "null"
+    if obj is True:
+        return "true"
+    if obj is False:
+        return "false"
+    if isinstance(obj, int):
+        return str(obj)
+    if isinstance(obj, float):
+        return repr(obj)
+    if isinstance(obj, str):
+        out = '"'
+        for ch in obj:
+            if ch == '"' or ch == "\\":
+                out += "\\" + ch
+            elif ord(ch) < 32:
+                out += "\\u%04x" % ord(ch)
+            else:
+                out += ch
+        return out + '"'
+    if isinstance(obj, (list, tuple)):
+        return "[" + ", ".join([dumps(v, False) for v in obj]) + "]"
+    if isinstance(obj, dict):
+        keys = [k for k in TRACE_KEYS if k in obj] if top else []
+        rest = sorted([k for k in obj if k not in keys])
+        if top and "frame" in rest:
+            rest.remove("frame")
+            rest.append("frame")
+        return "{" + ", ".join([dumps(k, False) + ": " + dumps(obj[k], False) for k in keys + rest]) + "}"
+    raise TypeError("cannot write %r" % (obj,))
