@@ -100,6 +100,8 @@ class Mode:
             "tokens": None,
             "timer_ms": self.timer_left,
             "level": self.level if self.phase == "choose_deck" else None,
+            "taker": self.taker + 1 if self.phase == "steal" else None,
+            "verifying": self.finish_order[len(self.verdicts)] + 1 if self.phase == "verify" else None,
         }
 
     def round_tile_state(self):

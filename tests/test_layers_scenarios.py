@@ -1,0 +1,185 @@
+"""Layers games played through the headless simulator (CPython side).
+
+The same scripts run under the real MicroPython in test_micropython_scenarios.py.
+"""
+
+import json
+
+import pytest
+
+from scenario_lib import Player, check_invariants, run_cpython
+
+
+def states(lines):
+    return [json.loads(x) for x in lines]
+
+
+def reward_value(r, level):
+    return level if r == "M" else r
+
+
+def test_two_player_full_game_scores_follow_the_round_tiles():
+    p = Player("layers", players=2, seed=7)
+    expected = [0, 0]
+    for rnd in range(1, 7):
+        s = p.state()
+        assert s["round"] == rnd and s["phase"] == "round_tile"
+        tile = s["round_tile"]
+        assert len(tile) == 2
+        # P2 first, P1 second; both right
+        before = list(s["scores"])
+        p.do("press A"); p.do("press A")
+        level = p.state()["mission"]["level"]
+        p.do("press P2"); p.do("press P1")
+        assert p.state()["phase"] == "verify"
+        p.do("press A"); p.do("press A")
+        gains = {2: tile[0], 1: tile[1]}
+        while p.state()["phase"] == "steal":
+            st = p.state()
+            victim = [x for x in (1, 2) if x != st["taker"]][0]
+            p.do("press P%d" % victim)
+        for seat in (2, 1):
+            r = gains[seat]
+            if r == "S":
+                other = 3 - seat
+                if expected[other - 1] >= 1:
+                    expected[other - 1] -= 1
+                    expected[seat - 1] += 1
+            else:
+                expected[seat - 1] += reward_value(r, level)
+        assert p.state()["scores"] == expected, (rnd, tile, before)
+        p.do("wait 2000"); p.do("press A")
+    final = p.state()
+    assert final["phase"] == "final" and final["round"] == 6 or final["phase"] == "final"
+    assert final["scores"] == expected
+    p.do("press A")
+    assert p.state()["game"] == "menu"
+
+
+def test_first_player_moves_to_the_next_seat_each_round():
+    p = Player("layers", players=3, seed=3)
+    firsts = []
+    for _ in range(6):
+        firsts.append(p.state()["first_player"])
+        p.play_round([1, 2, 3], ["A", "A", "A"])
+    assert firsts == [1, 2, 3, 1, 2, 3]
+    assert p.state()["phase"] == "final"
+
+
+def test_four_player_game_runs_six_rounds_and_shares_ties():
+    p = Player("layers", players=4, seed=11)
+    orders = [[1, 2, 3, 4], [4, 3, 2, 1], [2, 4, 1, 3], [3, 1], [1, 2, 3, 4], [4, 1, 2, 3]]
+    verdicts = [["A", "B", "A", "A"], ["A", "A", "A", "A"], ["B", "A", "A", "B"], ["A", "A"], ["A"] * 4, ["A", "B", "A", "A"]]
+    for o, v in zip(orders, verdicts):
+        p.play_round(o, v)
+    s = p.state()
+    assert s["phase"] == "final" and s["round"] == 6
+    assert sum(s["scores"]) > 0
+    check_invariants([json.dumps(s)])
+
+
+def test_timer_runs_out_and_late_presses_are_refused():
+    script = "press A\npress A\npress P1\nwait 29000\nwait 1100\npress P2\n"
+    out = states(run_cpython(script, "layers", 2))
+    race = out[2]
+    assert race["phase"] == "race" and race["finish_order"] == [1]
+    assert 29900 <= race["timer_ms"] <= 30000
+    assert out[3]["timer_ms"] <= 1000 and out[3]["phase"] == "race"
+    assert "beep" in out[3]["sound"]  # the last seconds beep
+    assert out[4]["phase"] == "verify" and out[4]["timer_ms"] is None
+    assert "timeout" in out[4]["sound"]
+    late = out[5]
+    assert late["finish_order"] == [1]  # P2's press came too late
+    assert "refused" in late["sound"]
+
+
+def test_a_seat_finishes_once_and_unjoined_seats_are_ignored():
+    script = "press A\npress A\npress P1\npress P1\npress P3\n"
+    out = states(run_cpython(script, "layers", 2))
+    assert out[-1]["finish_order"] == [1]
+    assert out[-1]["phase"] == "race"
+
+
+def test_everybody_wrong_scores_nothing():
+    p = Player("layers", players=3, seed=5)
+    p.play_round([2, 3, 1], ["B", "B", "B"])
+    assert p.state()["scores"] == [0, 0, 0]
+    assert p.state()["round"] == 2
+
+
+def test_rulebook_example_ryan_noah_simon_harry():
+    """Layers rules, 'Verifying the pattern and score': tile M,3,S,1 and a level-4 mission."""
+    p = Player("layers", players=4, seed=1, config={"round_tiles": [["M", 3, "S", 1]]})
+    # Ryan = P1, Noah = P2, Simon = P3, Harry = P4
+    p.do("press A")
+    assert p.state()["round_tile"] == ["M", 3, "S", 1]
+    p.do("press B")  # level 3 -> 4
+    p.do("press A")
+    assert p.state()["mission"]["level"] == 4
+    for seat in (1, 2, 3, 4):
+        p.do("press P%d" % seat)
+    assert p.state()["phase"] == "verify"
+    p.do("press A")  # Ryan right
+    p.do("press B")  # Noah wrong
+    p.do("press A")  # Simon right
+    p.do("press A")  # Harry right
+    s = p.state()
+    assert s["phase"] == "steal" and s["taker"] == 4
+    assert s["scores"] == [4, 0, 3, 0]
+    p.do("press P2")  # Noah has no point: refused
+    assert p.state()["phase"] == "steal" and "refused" in p.dev.sound.played
+    p.do("press P1")  # Harry takes 1 from Ryan
+    assert p.state()["scores"] == [3, 0, 3, 1]
+    assert p.state()["phase"] == "scores"
+
+
+def test_steal_with_nobody_to_take_from_is_lost():
+    p = Player("layers", players=2, seed=1, config={"round_tiles": [["S", "M", 0, 0]]})
+    p.play_round([1, 2], ["A", "A"])
+    s = p.state()
+    # P1 had S but nobody had a point yet: lost; P2 got the mission level
+    assert s["scores"][0] == 0 and s["scores"][1] >= 3
+
+
+def test_hold_b_in_verify_shows_the_solution_without_judging():
+    p = Player("layers", players=2, seed=2)
+    p.do("press A"); p.do("press A"); p.do("press P1"); p.do("press P2")
+    before = p.state()
+    p.do("down B")
+    p.do("wait 1000")
+    assert p.dev.game.solution_from is not None
+    p.do("up B")
+    after = p.state()
+    assert after["phase"] == "verify" and after["verifying"] == before["verifying"]
+    assert p.dev.game.verdicts == []
+
+
+def test_same_seed_same_trace_and_other_seed_differs():
+    script = "press A\npress A\npress P2\npress P1\npress A\npress A\nwait 3000\npress A\n"
+    a = run_cpython(script, "layers", 3, seed=42, frames=True)
+    b = run_cpython(script, "layers", 3, seed=42, frames=True)
+    c = run_cpython(script, "layers", 3, seed=43, frames=True)
+    assert a == b
+    assert a != c
+
+
+@pytest.mark.parametrize("size", [(8, 8), (16, 16), (32, 32)])
+def test_race_screen_shows_the_mission_pattern_on_every_size(size):
+    from layerlight_tools.cards import open_deck
+    from layerlight_tools.firmware_files import DEFAULT_DECK
+    from layerlight.screens import Layout
+    out = states(run_cpython("press A\npress A\n", "layers", 2, size=size, frames=True))
+    s = out[-1]
+    assert s["phase"] == "race"
+    frame = s["frame"]
+    assert len(frame) == size[1] and all(len(r) == 6 * size[0] for r in frame)
+    deck = open_deck(DEFAULT_DECK)
+    m = [deck.mission(i) for i in range(deck.count) if deck.mission(i).id == s["mission"]["id"]][0]
+    lay = Layout(size[0], size[1], deck.size)
+    for cy in range(deck.size):
+        for cx in range(deck.size):
+            c = m.pattern[cy * deck.size + cx]
+            want = "101010" if c == 0 else "%02x%02x%02x" % deck.colours[c]
+            x = lay.x0 + cx * lay.scale
+            y = lay.y0 + cy * lay.scale
+            assert frame[y][6 * x:6 * x + 6] == want, (cx, cy)
