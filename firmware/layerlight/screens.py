@@ -15,8 +15,8 @@ SEAT_COLOURS = (0xFF1010, 0x1040FF, 0x10D020, 0xFFC000)
 SEAT_ROT = (0, 90, 180, 270)
 WHITE = 0xFFFFFF
 DIM = 0x202020
-RING = 0xF0A030       # sand
-RING_LOW = 0xFF3010   # the last seconds
+RING = 0xB040FF       # the sand: violet, unlike any seat colour
+RING_LOW = 0xFFFFFF   # the last seconds blink white
 BACKGROUND_LED = 0x101010  # a card's paper, dimmed: bright white would dazzle and look like a colour
 ERROR = 0xFF0000
 
