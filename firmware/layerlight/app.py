@@ -26,11 +26,11 @@ PAUSE_ITEMS = ("RESUME", "SCORES", "END")
 
 def print_exception(e, log):
     """The traceback on the console (MicroPython and CPython spell this differently)."""
-    try:
-        import sys
-        sys.print_exception(e)  # type: ignore[attr-defined]
-    except AttributeError:
-        import traceback
+    import sys
+    if hasattr(sys, "print_exception"):
+        sys.print_exception(e)
+    else:  # CPython: the simulator and the Raspberry Pi
+        import traceback  # pyright: ignore[reportMissingImports]
         log("".join(traceback.format_exception(e)).rstrip())
 
 

@@ -26,8 +26,8 @@ CHUNK = 256
 try:
     from binascii import crc32
 except ImportError:  # a port built without it: same polynomial, in Python
-    def crc32(data, crc=0):
-        crc ^= 0xFFFFFFFF
+    def crc32(data, value=None):
+        crc = (value or 0) ^ 0xFFFFFFFF
         for b in data:
             crc ^= b
             for _ in range(8):

@@ -98,12 +98,12 @@ class Layer:
         self.n = n
         self.front = bytes(front)
         self.back = bytes(back)
-        self._orient = [None] * ORIENTATIONS
+        self._orient = [b""] * ORIENTATIONS  # filled on first use
 
     def grid(self, o):
         """The grid in orientation o (computed once, then kept)."""
         g = self._orient[o]
-        if g is None:
+        if not g:
             g = oriented(self.front, self.back, self.n, o)
             self._orient[o] = g
         return g

@@ -23,12 +23,15 @@
 //                       global `STDIN`.
 //
 // The entry file's text runs in __main__ (cwd '/', sys.path ['', '.frozen',
-// '/lib']). Python's stdout/stderr go byte-for-byte to ours. Exit status: 0 on
+// '/lib']). Python's stdout/stderr go byte-for-byte to ours (stdout is
+// line-buffered on a terminal, else block-buffered; stderr is line-buffered and
+// flushes stdout before each write, so their order is kept). Exit status: 0 on
 // success; 1 on an uncaught Python exception (its traceback goes to stderr);
 // the code of sys.exit(n); 2 on a usage or runner error.
 
 import fs from "node:fs";
 import path from "node:path";
+import tty from "node:tty";
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
 
 const USAGE =
@@ -41,25 +44,33 @@ function die(msg) {
 }
 
 // Synchronous, complete writes (retrying if the descriptor is non-blocking).
+// Returns false if the reader has gone away (EPIPE).
 function writeAll(fd, buf) {
   let off = 0;
   while (off < buf.length) {
     try {
       off += fs.writeSync(fd, buf, off, buf.length - off);
     } catch (e) {
+      if (e.code === "EPIPE") return false;
       if (e.code !== "EAGAIN") throw e;
     }
   }
+  return true;
 }
 
-// Byte sink for one stream: collects bytes, writes out each completed line
-// (and whatever is left at the end, see flush()).
-function makeSink(fd) {
-  let chunk = Buffer.alloc(8192);
+// Byte sink for one stream. Collects bytes and writes them out when the
+// buffer is full, at the end (flush()), and, if lineBuffered, at each newline.
+// `before` runs before each write (stderr flushes stdout first, so the two
+// keep their order when they go to the same place). Once the reader has gone
+// away (EPIPE, e.g. `| head`), further output is dropped.
+function makeSink(fd, lineBuffered, before) {
+  const chunk = Buffer.alloc(65536);
   let n = 0;
+  let broken = false;
   const flush = () => {
     if (n > 0) {
-      writeAll(fd, chunk.subarray(0, n));
+      if (before) before();
+      if (!broken && !writeAll(fd, chunk.subarray(0, n))) broken = true;
       n = 0;
     }
   };
@@ -67,7 +78,7 @@ function makeSink(fd) {
     for (const c of bytes) {
       if (n === chunk.length) flush();
       chunk[n++] = c;
-      if (c === 10) flush();
+      if (c === 10 && lineBuffered) flush();
     }
   };
   return { put, flush };
@@ -209,8 +220,10 @@ async function main() {
   }
   const stdinText = opts.stdinScript ? fs.readFileSync(0, "utf8") : undefined;
 
-  const out = makeSink(1);
-  const err = makeSink(2);
+  // stdout is line-buffered on a terminal, block-buffered otherwise (much
+  // faster for long outputs); stderr is line-buffered and flushes stdout first.
+  const out = makeSink(1, tty.isatty(1), null);
+  const err = makeSink(2, true, () => out.flush());
   const mpOpts = { stdout: out.put, stderr: err.put, linebuffer: false };
   if (opts.heap !== undefined) mpOpts.heapsize = opts.heap;
   const mp = await loadMicroPython(mpOpts);

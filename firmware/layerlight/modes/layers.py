@@ -32,7 +32,7 @@ class Mode:
         self.round = 0
         self.seats = []
         self.joined = 0
-        self.first = None
+        self.first = -1             # seat of this round's first player (-1: not drawn yet)
         self.scores = [0, 0, 0, 0]
         self.shown = [0, 0, 0, 0]   # scores as the tally animation shows them
         self.mission = None
@@ -43,9 +43,9 @@ class Mode:
         self.level = 0
         self.since = 0
         self.tile = None
-        self.solution_from = None
+        self.solution_from = -1     # when B was held to show the solution (-1: not shown)
         self.pending = []           # rewards still to give: (seat, reward)
-        self.taker = None
+        self.taker = -1             # the seat taking a point in the steal phase
         self.last_beep = 0
         self.colours = [screens.BACKGROUND_LED] + [(r << 16) | (g << 8) | b for r, g, b in self.deck.colours[1:]]
         self.layout = None
@@ -57,7 +57,7 @@ class Mode:
             self.seats = sorted(seats)
             for s in self.seats:
                 self.joined |= 1 << s
-            if first_player is not None:
+            if first_player is not None and first_player >= 0:
                 self.first = first_player
                 self._start_round(0)
             else:
@@ -92,7 +92,7 @@ class Mode:
             "round": self.round or None,
             "players": len(self.seats),
             "seats": [s + 1 for s in self.seats],
-            "first_player": None if self.first is None else self.first + 1,
+            "first_player": None if self.first < 0 else self.first + 1,
             "scores": [self.scores[s] for s in self.seats],
             "mission": None if self.mission is None else {"id": self.mission.id, "level": self.mission.level},
             "finish_order": [s + 1 for s in self.finish_order],
@@ -251,7 +251,7 @@ class Mode:
     def end_race(self, now):
         self.timer_end = None
         self.timer_left = None
-        self.solution_from = None
+        self.solution_from = -1
         if self.finish_order:
             self.phase = "verify"
         else:
@@ -262,7 +262,7 @@ class Mode:
             self.solution_from = now
             return
         if b == buttons.B and kind == buttons.HELD_UP:
-            self.solution_from = None
+            self.solution_from = -1
             return
         if kind != buttons.RELEASE or b not in (buttons.A, buttons.B):
             return
@@ -295,7 +295,7 @@ class Mode:
                 self.ctx.log("P%d: nobody has a point to take" % (seat + 1))
             else:
                 self.scores[seat] += reward
-        self.taker = None
+        self.taker = -1
         self.phase = "scores"
         self.since = now
 
@@ -369,7 +369,7 @@ class Mode:
         screens.finish_markers(fb, self.finish_order)
 
     def draw_verify(self, fb, now):
-        if self.solution_from is not None:
+        if self.solution_from >= 0:
             self.draw_solution(fb, now)
             return
         screens.pattern(fb, self.layout, self.mission.pattern, self.colours)
