@@ -25,10 +25,10 @@ sim: $(STAMP)
 	$(VENV)/bin/layerlight sim $(ARGS)
 
 test: $(STAMP) $(NODE_STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -q
 
 bench: $(STAMP) $(NODE_STAMP)
-	$(PY) -m bench
+	$(PY) tests/bench/run.py
 
 cards: $(STAMP)
 	$(VENV)/bin/layerlight cards build host_tools/sets/default.toml -o firmware/decks/default.deck

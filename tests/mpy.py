@@ -60,7 +60,7 @@ def node_command():
     return [node, str(RUNNER)]
 
 
-def run_micropython(entry, args=(), mounts=(), heap=None, stdin=None, mpy_dir=None, timeout=600):
+def run_micropython(entry, args=(), mounts=(), heap=None, stdin=None, mpy_dir=None, timeout=600, loop=None):
     """Runs the file `entry` on the WebAssembly MicroPython.
 
     args:    strings, visible to the entry as the list ARGV.
@@ -70,6 +70,8 @@ def run_micropython(entry, args=(), mounts=(), heap=None, stdin=None, mpy_dir=No
     stdin:   a string, visible to the entry as the str STDIN.
     mpy_dir: a tree made by compile_firmware(); every mounted .py file (but a
              top-level main.py/boot.py) is replaced by its .mpy from there.
+    loop:    code run again and again after the entry, each as its own call
+             with a gc.collect() before it, until it sets LOOP_DONE = True.
 
     Returns the subprocess.CompletedProcess (text stdout/stderr); returncode is
     0 on success, 1 on an uncaught Python exception (traceback in stderr), the
@@ -89,6 +91,8 @@ def run_micropython(entry, args=(), mounts=(), heap=None, stdin=None, mpy_dir=No
         cmd += ["--arg", str(a)]
     if stdin is not None:
         cmd.append("--stdin-script")
+    if loop is not None:
+        cmd += ["--loop", loop]
     cmd.append(str(entry))
     return subprocess.run(
         cmd,

@@ -91,3 +91,14 @@ def check_invariants(trace_lines):
         assert len(order) <= s["players"], s
         if s["round"] is not None:
             finished_by_round.setdefault(s["round"], set()).update(order)
+
+
+def four_player_game():
+    """A whole 4-player game: every round different orders, wrong answers, levels, steals."""
+    p = Player("layers", players=4, seed=11)
+    orders = [[1, 2, 3, 4], [4, 3, 2, 1], [2, 4, 1, 3], [3, 1], [1, 2, 3, 4], [4, 1, 2, 3]]
+    verdicts = [["A", "B", "A", "A"], ["A", "A", "A", "A"], ["B", "A", "A", "B"], ["A", "A"], ["A"] * 4, ["A", "B", "A", "A"]]
+    for o, v in zip(orders, verdicts):
+        p.play_round(o, v, level_presses=len(o) % 3)
+    p.do("press A")
+    return p

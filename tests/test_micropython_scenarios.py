@@ -5,7 +5,7 @@ import json
 import pytest
 
 from mpy import run_micropython
-from scenario_lib import Player, check_invariants, run_cpython
+from scenario_lib import Player, check_invariants, four_player_game, run_cpython
 
 MOUNTS = ["firmware:/", "host_tools/layerlight_tools:/lib/layerlight_tools"]
 
@@ -22,16 +22,6 @@ def run_both(script, game="layers", players=2, seed=1, size=(16, 16), frames=Fal
         assert a == b, "trace differs after command %d:\nCPython:     %s\nMicroPython: %s" % (i + 1, a, b)
     check_invariants(mpy)
     return [json.loads(x) for x in mpy]
-
-
-def four_player_game():
-    p = Player("layers", players=4, seed=11)
-    orders = [[1, 2, 3, 4], [4, 3, 2, 1], [2, 4, 1, 3], [3, 1], [1, 2, 3, 4], [4, 1, 2, 3]]
-    verdicts = [["A", "B", "A", "A"], ["A", "A", "A", "A"], ["B", "A", "A", "B"], ["A", "A"], ["A"] * 4, ["A", "B", "A", "A"]]
-    for o, v in zip(orders, verdicts):
-        p.play_round(o, v, level_presses=len(o) % 3)
-    p.do("press A")
-    return p
 
 
 def test_full_four_player_game():

@@ -8,7 +8,6 @@
 from layerlight import buttons, config, font, modes, screens
 from layerlight.buttons import Buttons
 from layerlight.deck import Deck, DeckError
-from layerlight.display import FrameBuffer
 from layerlight.rng import Rng
 from layerlight.sound import Sound
 
@@ -41,7 +40,7 @@ class Device:
         self.hw = hw
         self.cfg = cfg
         self.log = hw.log
-        self.fb = FrameBuffer(hw.width, hw.height)
+        self.fb = hw.framebuffer()
         self.buttons = Buttons()
         self.sound = Sound(hw.tone, cfg["sound"])
         self.rng = Rng(seed)
@@ -97,7 +96,7 @@ class Device:
         ctx = modes.Context(self.cfg, self.deck, self.rng, self.sound, self.log)
         try:
             game = modes.mode_class(name)(ctx, seats, first_player)
-            game.set_size(self.fb.width, self.fb.height)
+            game.set_screen(self.fb)
         except Exception as e:
             print_exception(e, self.log)
             self.fail(ERR_MODE, "%s could not start: %s" % (name, e))

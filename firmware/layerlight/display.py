@@ -1,40 +1,58 @@
-# The frame buffer that screens draw into, and its mapping onto the LED strip.
+# The frame buffer that screens draw into, kept ready for the wire.
 #
-# Screens draw in logical coordinates (x right, y down, (0, 0) top-left as the
-# P3 seat sees the far edge... i.e. as you look down at the device with P1 in
-# front of you). The wiring of the physical matrix (serpentine or progressive
-# rows, which corner is pixel 0, rotation, mirroring) lives only in PixelMap,
-# computed once into a table; the brightness cap is a 256-entry lookup table.
-# Pushing a frame to the strip is one loop over that table: no allocation.
+# Screens draw in logical coordinates: x to the right, y down, as you look
+# down at the device with P1's edge nearest you. Each pixel written goes
+# straight to its place on the LED strip (serpentine or progressive rows,
+# which corner is pixel 0, rotation, mirroring: one table computed once), in
+# the strip's colour order and with the brightness cap applied (a 256-entry
+# table). So a frame costs only the pixels drawn: there is no per-frame pass
+# over all LEDs, which pure Python on an RP2040 could not do in time. Static
+# parts of a screen are drawn once and copied back with a slice (a memcpy).
 
 from array import array
 
 
 class FrameBuffer:
-    """W x H RGB pixels; colours are ints 0xRRGGBB."""
+    """W x H pixels in wire order; colours are ints 0xRRGGBB."""
 
-    def __init__(self, width, height):
+    def __init__(self, width, height, table=None, cap=1.0, order="RGB"):
         self.width = width
         self.height = height
         self.buf = bytearray(width * height * 3)
+        self._blank = bytes(width * height * 3)
+        self.table = table if table is not None else array("H", range(width * height))
+        self.ro = order.index("R")
+        self.go = order.index("G")
+        self.bo = order.index("B")
+        self.generation = 0  # bumped when the cap changes: cached screens must redraw
+        self.set_cap(cap)
+
+    def set_cap(self, cap):
+        """The brightness cap (0..1), applied to every pixel written from now on."""
+        self.scale = brightness_table(cap)
+        self.generation += 1
 
     def clear(self):
-        buf = self.buf
-        for i in range(len(buf)):
-            buf[i] = 0
+        self.buf[:] = self._blank
+
+    def offset(self, x, y):
+        """Byte offset of pixel (x, y) in buf (no clipping)."""
+        return self.table[y * self.width + x] * 3
 
     def pixel(self, x, y, c):
         if 0 <= x < self.width and 0 <= y < self.height:
-            i = (y * self.width + x) * 3
+            i = self.table[y * self.width + x] * 3
             buf = self.buf
-            buf[i] = c >> 16
-            buf[i + 1] = (c >> 8) & 0xFF
-            buf[i + 2] = c & 0xFF
+            scale = self.scale
+            buf[i + self.ro] = scale[c >> 16]
+            buf[i + self.go] = scale[(c >> 8) & 0xFF]
+            buf[i + self.bo] = scale[c & 0xFF]
 
     def get(self, x, y):
-        i = (y * self.width + x) * 3
+        """The colour at (x, y) as stored (after the cap)."""
+        i = self.table[y * self.width + x] * 3
         b = self.buf
-        return (b[i] << 16) | (b[i + 1] << 8) | b[i + 2]
+        return (b[i + self.ro] << 16) | (b[i + self.go] << 8) | b[i + self.bo]
 
     def rect(self, x, y, w, h, c):
         for yy in range(y, y + h):
@@ -92,33 +110,3 @@ def brightness_table(cap):
     """256-entry lookup scaling a channel by `cap` (0..1)."""
     cap = max(0.0, min(1.0, cap))
     return bytes(int(v * cap + 0.5) for v in range(256))
-
-
-class PixelOut:
-    """Copies a frame buffer onto a strip buffer in wire order with the brightness cap."""
-
-    def __init__(self, fb, table, cap, order="GRB"):
-        self.fb = fb
-        self.table = table
-        self.scale = brightness_table(cap)
-        self.order = order
-        # offsets of R, G, B within a strip pixel
-        self.r_at = order.index("R")
-        self.g_at = order.index("G")
-        self.b_at = order.index("B")
-
-    def set_cap(self, cap):
-        self.scale = brightness_table(cap)
-
-    def fill(self, strip):
-        """Write the frame into `strip` (bytearray of 3 * pixels)."""
-        src = self.fb.buf
-        table = self.table
-        scale = self.scale
-        ro, go, bo = self.r_at, self.g_at, self.b_at
-        for i in range(len(table)):
-            j = table[i] * 3
-            k = i * 3
-            strip[j + ro] = scale[src[k]]
-            strip[j + go] = scale[src[k + 1]]
-            strip[j + bo] = scale[src[k + 2]]

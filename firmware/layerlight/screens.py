@@ -24,7 +24,7 @@ ERROR = 0xFF0000
 class Layout:
     """Where the pattern and the ring go on a W x H matrix for an N x N pattern."""
 
-    def __init__(self, width, height, n):
+    def __init__(self, width, height, n, fb=None):
         self.width = width
         self.height = height
         self.n = n
@@ -50,6 +50,20 @@ class Layout:
         for x in range(1, w // 2):
             path.append((x, 0))
         self.ring = array("H", [x * 256 + y for x, y in path])
+        # byte offsets of the ring pixels in the frame buffer, so the sand
+        # (redrawn every frame) is written without a call per pixel
+        self.ring_at = array("H", [fb.offset(x, y) if fb else 0 for x, y in path])
+        # ring pixels covered by something else (finish markers): the sand skips them
+        self.ring_busy = bytearray(len(path))
+
+    def mark_busy(self, fb):
+        """Note which ring pixels are already lit in fb, so the sand leaves them alone."""
+        buf = fb.buf
+        at = self.ring_at
+        busy = self.ring_busy
+        for i in range(len(at)):
+            j = at[i]
+            busy[i] = 1 if buf[j] or buf[j + 1] or buf[j + 2] else 0
 
 
 def side_bar(fb, seat, colour, length):
@@ -99,16 +113,36 @@ def pattern(fb, layout, grid, colours):
 
 
 def timer_ring(fb, layout, left_ms, total_ms, now):
-    """The sand timer: lit ring pixels in proportion to the time left; the last 5 s blink red."""
-    ring = layout.ring
-    count = len(ring)
+    """The sand timer: lit ring pixels in proportion to the time left; the last 5 s blink.
+
+    Only lit pixels are written: the screen under it was cleared (or restored
+    from a cached background) with the ring off. This is the hot loop of the
+    race screen, hence the inlined writes.
+    """
+    ring_at = layout.ring_at
+    busy = layout.ring_busy
+    count = len(ring_at)
     lit = (left_ms * count + total_ms - 1) // total_ms if total_ms > 0 else 0
-    colour = RING
+    c = RING
     if left_ms <= 5000:
-        colour = RING_LOW if (left_ms // 250) % 2 == 0 else 0
-    for i in range(count):
-        p = ring[i]
-        fb.pixel(p >> 8, p & 0xFF, colour if i < lit else 0)
+        if (left_ms // 250) % 2:
+            return
+        c = RING_LOW
+    scale = fb.scale
+    r = scale[c >> 16]
+    g = scale[(c >> 8) & 0xFF]
+    b = scale[c & 0xFF]
+    buf = fb.buf
+    ro = fb.ro
+    go = fb.go
+    bo = fb.bo
+    for i in range(lit):
+        if busy[i]:
+            continue
+        j = ring_at[i]
+        buf[j + ro] = r
+        buf[j + go] = g
+        buf[j + bo] = b
 
 
 def finish_markers(fb, finish_order):

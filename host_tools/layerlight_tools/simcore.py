@@ -7,8 +7,8 @@
 
 import io
 
-from layerlight import buttons
-from layerlight.app import Device
+# The firmware is imported where it is used, not here, so that a measurement
+# can load this harness first and then see the firmware's own heap alone.
 
 STEP_MS = 10        # the virtual loop runs every 10 ms, like the device's
 PRESS_MS = 60
@@ -78,6 +78,12 @@ class SimHardware:
     def read_buttons(self):
         return self.pressed
 
+    def framebuffer(self):
+        # the simulator's matrix is logical: no wiring, full brightness, so a
+        # frame reads as the LEDs would show it before the cap
+        from layerlight.display import FrameBuffer
+        return FrameBuffer(self.width, self.height)
+
     def show(self, fb):
         self.frame = fb
 
@@ -98,9 +104,11 @@ class SimHardware:
 
 def make_device(files, width=16, height=16, seed=1, game=None, players=2, log=None):
     """A Device on simulated hardware, optionally already in a game with seats P1..Pn and P1 first."""
+    from layerlight import config
+    from layerlight.app import Device
+
     storage = MemoryStorage(files)
     hw = SimHardware(width, height, storage, log)
-    from layerlight import config
     cfg = config.load(storage, hw.log)
     cfg["width"] = width
     cfg["height"] = height
@@ -128,6 +136,8 @@ class Simulator:
             self.dev.step(self.t)
 
     def set_button(self, name, down, line_no):
+        from layerlight import buttons
+
         try:
             b = buttons.button_index(name)
         except ValueError:

@@ -21,6 +21,11 @@
 //                       (MicroPython here has no sys.argv). ARGV is always set.
 //   --stdin-script      read standard input fully and set it as the str
 //                       global `STDIN`.
+//   --loop CODE         after ENTRY, run CODE again and again, each time as its
+//                       own call from JS with a `gc.collect()` call before it
+//                       (the wasm port only collects between calls from JS),
+//                       until CODE sets the global LOOP_DONE to True. This is
+//                       how a measurement sees the live heap between steps.
 //
 // The entry file's text runs in __main__ (cwd '/', sys.path ['', '.frozen',
 // '/lib']). Python's stdout/stderr go byte-for-byte to ours (stdout is
@@ -36,7 +41,7 @@ import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
 
 const USAGE =
   "usage: node tests/wasm/run_mpy.mjs [--heap BYTES] [--mount HOSTDIR:TARGETDIR]... " +
-  "[--mpy --mpy-dir DIR] [--arg STRING]... [--stdin-script] ENTRY.py";
+  "[--mpy --mpy-dir DIR] [--arg STRING]... [--stdin-script] [--loop CODE] ENTRY.py";
 
 function die(msg) {
   writeAll(2, Buffer.from(`run_mpy: ${msg}\n${USAGE}\n`));
@@ -85,7 +90,7 @@ function makeSink(fd, lineBuffered, before) {
 }
 
 function parseArgs(argv) {
-  const opts = { heap: undefined, mounts: [], mpy: false, mpyDir: undefined, args: [], stdinScript: false, entry: undefined };
+  const opts = { heap: undefined, mounts: [], mpy: false, mpyDir: undefined, args: [], stdinScript: false, loop: undefined, entry: undefined };
   const need = (i, flag) => {
     if (i + 1 >= argv.length) die(`${flag} needs a value`);
     return argv[i + 1];
@@ -114,6 +119,9 @@ function parseArgs(argv) {
       i++;
     } else if (a === "--arg") {
       opts.args.push(need(i, a));
+      i++;
+    } else if (a === "--loop") {
+      opts.loop = need(i, a);
       i++;
     } else if (a === "--stdin-script") {
       opts.stdinScript = true;
@@ -236,6 +244,13 @@ async function main() {
     if (stdinText !== undefined) mp.globals.set("STDIN", stdinText);
     mp.runPython("import json as _run_mpy_json\nARGV = _run_mpy_json.loads(_run_mpy_argv_json)\ndel _run_mpy_json, _run_mpy_argv_json\n");
     mp.runPython(entryText);
+    if (opts.loop !== undefined) {
+      mp.runPython("LOOP_DONE = False");
+      while (!mp.globals.get("LOOP_DONE")) {
+        mp.runPython("import gc\ngc.collect()");
+        mp.runPython(opts.loop);
+      }
+    }
   } catch (e) {
     if (!e || e.name !== "PythonError") {
       out.flush();

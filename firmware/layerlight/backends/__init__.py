@@ -7,8 +7,10 @@
 #   ticks_diff(a, b) -> int    a - b, wrap-safe
 #   sleep_ms(ms)
 #   read_buttons() -> int      bit i set while button i is down (P1..P4, A, B)
-#   show(fb)                   push a display.FrameBuffer to the LEDs (brightness cap applied)
-#   set_brightness(cap)        change the cap (0..1)
+#   framebuffer()              the display.FrameBuffer to draw into, made for this
+#                              matrix: its wiring, colour order and brightness cap
+#   show(fb)                   push that frame buffer to the LEDs
+#   set_brightness(cap)        change the cap (0..1) for what is drawn from now on
 #   tone(freq)                 buzzer at freq Hz; 0 = silent
 #   feed()                     feed the watchdog, if there is one
 #   log(line)                  a line on the console

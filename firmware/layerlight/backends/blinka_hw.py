@@ -14,7 +14,7 @@ import digitalio
 import neopixel
 
 from layerlight.boards import BUTTON_NAMES
-from layerlight.display import PixelOut, pixel_map
+from layerlight.display import FrameBuffer, pixel_map
 from layerlight.storage import FileStorage
 
 MIN_TONE_HZ = 10
@@ -79,7 +79,7 @@ class Hardware:
                 raise _pin_error(key, buttons[name], e) from e
             self._buttons.append(io)
 
-        # brightness=1.0: the cap is applied by PixelOut's lookup table, the
+        # brightness=1.0: the cap is applied by the frame buffer's lookup table, the
         # same code path as on the device, so both look alike.
         name = cfg["matrix_pin"]
         pin = _board_pin("matrix_pin", name)
@@ -87,9 +87,7 @@ class Hardware:
             self._pixels = neopixel.NeoPixel(pin, n, brightness=1.0, auto_write=False, pixel_order=order)
         except Exception as e:
             raise _pin_error("matrix_pin", name, e) from e
-        # PixelOut fills this in plain RGB; neopixel then reorders to the wire order.
-        self._strip = bytearray(n * 3)
-        self._out = None
+        self._fb = None  # made by framebuffer()
 
         self._pwm = None
         self._freq = 0
@@ -130,16 +128,15 @@ class Hardware:
 
     # --- LEDs -----------------------------------------------------------
 
+    def framebuffer(self):
+        """The frame buffer to draw into: in strip order and capped, colours in RGB
+        (the neopixel library reorders them to the wire order itself)."""
+        if self._fb is None:
+            self._fb = FrameBuffer(self.width, self.height, self._table, self._cap, "RGB")
+        return self._fb
+
     def show(self, fb):
-        out = self._out
-        if out is None or out.fb is not fb:
-            if fb.width != self.width or fb.height != self.height:
-                raise ValueError(
-                    "frame buffer is %dx%d, matrix is %dx%d" % (fb.width, fb.height, self.width, self.height)
-                )
-            out = self._out = PixelOut(fb, self._table, self._cap, order="RGB")
-        strip = self._strip
-        out.fill(strip)
+        strip = fb.buf
         pixels = self._pixels
         for i in range(len(strip) // 3):
             j = i * 3
@@ -148,8 +145,8 @@ class Hardware:
 
     def set_brightness(self, cap):
         self._cap = cap
-        if self._out is not None:
-            self._out.set_cap(cap)
+        if self._fb is not None:
+            self._fb.set_cap(cap)
 
     # --- sound ----------------------------------------------------------
 

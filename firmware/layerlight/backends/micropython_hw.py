@@ -6,8 +6,9 @@
 # at boot with a readable message instead of a bare "invalid pin" later.
 #
 # show() runs every frame and must not allocate (a GC pause mid-game shows as
-# a stutter): the frame is copied straight into the NeoPixel object's own
-# `buf` by display.PixelOut, whose table and brightness lookup are built once.
+# a stutter): the frame buffer is already in strip order, colour order and
+# brightness (see layerlight.display), so it is one slice copy into the
+# NeoPixel object's own `buf` and a write.
 
 import time
 
@@ -15,7 +16,7 @@ import machine
 import neopixel
 
 from layerlight.boards import BUTTON_NAMES
-from layerlight.display import PixelOut, pixel_map
+from layerlight.display import FrameBuffer, pixel_map
 from layerlight.storage import FileStorage
 
 # rp2's PWM cannot go below ~8 Hz (~7.5 Hz at 125 MHz, ~9 Hz at 150 MHz);
@@ -76,9 +77,9 @@ class Hardware:
         except Exception as e:
             raise _pin_error("matrix_pin", pin, e)
         if len(self._np.buf) != n * 3:
-            # PixelOut writes 3 bytes per pixel; an RGBW driver would garble.
+            # the frame buffer holds 3 bytes per pixel; an RGBW driver would garble.
             raise ValueError("config matrix_pin: NeoPixel buffer is not 3 bytes per pixel")
-        self._out = None  # PixelOut, made on the first show() for that frame buffer
+        self._fb = None  # made by framebuffer()
 
         self._pwm = None
         self._freq = 0
@@ -123,25 +124,25 @@ class Hardware:
 
     # --- LEDs -----------------------------------------------------------
 
+    def framebuffer(self):
+        """The frame buffer to draw into: wired, ordered and capped like this matrix.
+
+        The NeoPixel's buf goes to the wire byte for byte, so the frame is kept
+        in the strip's own colour order; NeoPixel.ORDER only matters for
+        np[i] = ..., which we never use.
+        """
+        if self._fb is None:
+            self._fb = FrameBuffer(self.width, self.height, self._table, self._cap, self._order)
+        return self._fb
+
     def show(self, fb):
-        out = self._out
-        if out is None or out.fb is not fb:
-            # Only on the first frame (or if a screen swaps buffers): allocates.
-            if fb.width != self.width or fb.height != self.height:
-                raise ValueError(
-                    "frame buffer is %dx%d, matrix is %dx%d" % (fb.width, fb.height, self.width, self.height)
-                )
-            # The NeoPixel's buf goes to the wire byte for byte, so write it in
-            # the strip's own colour order; NeoPixel.ORDER only matters for
-            # np[i] = ..., which we never use.
-            out = self._out = PixelOut(fb, self._table, self._cap, order=self._order)
-        out.fill(self._np.buf)
+        self._np.buf[:] = fb.buf  # a memcpy: no allocation
         self._np.write()
 
     def set_brightness(self, cap):
         self._cap = cap
-        if self._out is not None:
-            self._out.set_cap(cap)
+        if self._fb is not None:
+            self._fb.set_cap(cap)
 
     # --- sound ----------------------------------------------------------
 

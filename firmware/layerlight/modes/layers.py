@@ -20,6 +20,8 @@ P_SEATS = (buttons.P1, buttons.P2, buttons.P3, buttons.P4)
 class Mode:
     name = "layers"
     levels = LEVELS
+    HANDLERS = {}  # phase -> handler, filled in below the class
+    DRAWERS = {}   # phase -> screen
 
     def __init__(self, ctx, seats=None, first_player=None):
         self.ctx = ctx
@@ -51,6 +53,8 @@ class Mode:
         self.layout = None
         self._stack = bytearray(self.deck.size * self.deck.size)
         self._stack_step = -1
+        self._race_bg = None        # the race screen without the sand: drawn once per mission
+        self._race_bg_key = -1
         self._shuffle_decks()
         self._setup()
         if seats is not None:
@@ -118,7 +122,7 @@ class Mode:
         if kind == buttons.PRESS:
             self.sound.play("tick", now)  # every press answers at once
             return
-        getattr(self, "on_" + self.phase)(kind, b, now)
+        self.HANDLERS[self.phase](self, kind, b, now)
 
     def tick(self, now):
         if self.phase == "first_player" and now - self.since >= FIRST_PLAYER_MS:
@@ -132,8 +136,10 @@ class Mode:
                 self.sound.play("tick", now)
 
     def draw(self, fb, now):
-        fb.clear()
-        getattr(self, "draw_" + self.phase)(fb, now)
+        if self.phase != "race":
+            fb.clear()
+        # a dict of plain functions: no bound method or name string is made per frame
+        self.DRAWERS[self.phase](self, fb, now)
 
     # --- seats and buttons ----------------------------------------------
 
@@ -213,7 +219,6 @@ class Mode:
             pile.extend(range(self.deck.level_count(self.level)))
             self.rng.shuffle(pile)
         self.mission = self.deck.level_mission(self.level, pile.pop())
-        self.layout = Layout(self._fb_w, self._fb_h, self.deck.size) if self.layout is None else self.layout
         self.phase = "race"
         self.since = now
         self.sound.play("reveal", now)
@@ -335,14 +340,11 @@ class Mode:
 
     # --- screens ----------------------------------------------------------
 
-    _fb_w = 16
-    _fb_h = 16
-
-    def set_size(self, width, height):
-        """The matrix size; layouts are computed for it."""
-        self._fb_w = width
-        self._fb_h = height
-        self.layout = Layout(width, height, self.deck.size)
+    def set_screen(self, fb):
+        """The frame buffer this mode will draw into; layouts are computed for it."""
+        self.layout = Layout(fb.width, fb.height, self.deck.size, fb)
+        self._race_bg = bytearray(len(fb.buf))
+        self._race_bg_key = -1
 
     def draw_join(self, fb, now):
         screens.join(fb, self.joined, now)
@@ -363,10 +365,21 @@ class Mode:
         screens.choose_deck(fb, self.level, self.available_levels(), self.first, now)
 
     def draw_race(self, fb, now):
-        screens.pattern(fb, self.layout, self.mission.pattern, self.colours)
+        # The pattern and finish markers change only on a press: keep them in a
+        # background copy and restore it with one slice copy; only the sand is
+        # drawn every frame.
+        key = (self.mission.id * 8 + len(self.finish_order)) * 1024 + fb.generation % 1024
+        if key != self._race_bg_key:
+            fb.clear()
+            screens.pattern(fb, self.layout, self.mission.pattern, self.colours)
+            screens.finish_markers(fb, self.finish_order)
+            self.layout.mark_busy(fb)
+            self._race_bg[:] = fb.buf
+            self._race_bg_key = key
+        else:
+            fb.buf[:] = self._race_bg
         if self.timer_left is not None:
             screens.timer_ring(fb, self.layout, self.timer_left, self.timer_total, now)
-        screens.finish_markers(fb, self.finish_order)
 
     def draw_verify(self, fb, now):
         if self.solution_from >= 0:
@@ -407,3 +420,16 @@ class Mode:
         screens.scores(fb, self.seats, self.scores, now)
         for s in self.winners():
             screens.seat_spotlight(fb, s, now)
+
+
+# Phase -> handler and phase -> screen, looked up without allocating.
+Mode.HANDLERS.update({
+    "join": Mode.on_join, "first_player": Mode.on_first_player, "round_tile": Mode.on_round_tile,
+    "choose_deck": Mode.on_choose_deck, "race": Mode.on_race, "verify": Mode.on_verify,
+    "steal": Mode.on_steal, "scores": Mode.on_scores, "final": Mode.on_final,
+})
+Mode.DRAWERS.update({
+    "join": Mode.draw_join, "first_player": Mode.draw_first_player, "round_tile": Mode.draw_round_tile,
+    "choose_deck": Mode.draw_choose_deck, "race": Mode.draw_race, "verify": Mode.draw_verify,
+    "steal": Mode.draw_steal, "scores": Mode.draw_scores, "final": Mode.draw_final,
+})

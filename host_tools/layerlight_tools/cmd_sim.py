@@ -1,0 +1,70 @@
+"""`layerlight sim`: the device simulator, in the terminal or headless with a script."""
+
+import os
+import sys
+
+from layerlight_tools import firmware_files
+from layerlight_tools.errors import UserError
+
+
+def parse_size(text):
+    try:
+        w, h = text.lower().split("x")
+        w, h = int(w), int(h)
+    except ValueError:
+        raise UserError("--size must look like 16x16, not %r" % text)
+    if not (8 <= w <= 64 and 8 <= h <= 64):
+        raise UserError("--size must be between 8x8 and 64x64, not %r" % text)
+    return w, h
+
+
+def cmd_sim(args):
+    from layerlight import modes
+    from layerlight_tools import simcore
+
+    width, height = parse_size(args.size)
+    if args.game is not None and args.game not in modes.names():
+        raise UserError("unknown --game %r (one of: %s)" % (args.game, ", ".join(modes.names())))
+    if not 1 <= args.players <= 4:
+        raise UserError("--players must be 1 to 4")
+    if args.game == "layers" and args.players < 2:
+        raise UserError("layers needs 2 to 4 players")
+    if args.deck is not None and not os.path.isfile(args.deck):
+        raise UserError("--deck: no such file: %s" % args.deck)
+    files = firmware_files.device_files(args.deck)
+    if not args.headless:
+        from layerlight_tools import term
+        return term.run(files, width, height, args.seed, args.game, args.players)
+    if args.script is None:
+        raise UserError("--headless needs --script FILE (or - for standard input)")
+    if args.script == "-":
+        lines = sys.stdin.read().split("\n")
+    else:
+        try:
+            with open(args.script) as f:
+                lines = f.read().split("\n")
+        except OSError as e:
+            raise UserError("--script: cannot read %s: %s" % (args.script, e.strerror))
+    console = lambda line: print(line, file=sys.stderr)
+    dev = simcore.make_device(files, width, height, args.seed, args.game, args.players, console)
+    sim = simcore.Simulator(dev, frames=args.frames)
+    out = sys.stdout
+    try:
+        sim.run(lines, lambda line: out.write(line + "\n"), trace=args.trace)
+    except simcore.ScriptError as e:
+        raise UserError(str(e))
+    return 0
+
+
+def register(sub):
+    s = sub.add_parser("sim", help="run the device simulator (terminal, or --headless with a script)")
+    s.add_argument("--headless", action="store_true", help="no terminal UI: run --script and print state as JSON")
+    s.add_argument("--script", help="script file for --headless ('-' = standard input)")
+    s.add_argument("--game", help="start this mode directly with seats P1..PN and P1 first")
+    s.add_argument("--players", type=int, default=2, help="seats in play with --game (default 2)")
+    s.add_argument("--seed", type=int, default=1, help="seed for every shuffle (default 1)")
+    s.add_argument("--deck", help="deck file to load instead of the default deck")
+    s.add_argument("--size", default="16x16", help="matrix size, e.g. 8x8, 16x16, 32x32")
+    s.add_argument("--trace", action="store_true", help="print the state after every script line")
+    s.add_argument("--frames", action="store_true", help="include the LED matrix in each state")
+    s.set_defaults(func=cmd_sim)

@@ -1,0 +1,112 @@
+# Device figures on the real MicroPython (WebAssembly), driven by run_mpy's
+# --loop so that the garbage collector runs between steps:
+#   1. baseline heap: this harness and the simulator's script runner only;
+#   2. the firmware boots (FileStorage on the wasm filesystem, as on flash);
+#   3. a whole 4-player game, one script line per step: the live heap peak;
+#   4. the busiest Layers frame timed, checked for allocation, and a
+#      calibration loop to scale the time to an RP2040.
+# ARGV: frames, calibration iterations; STDIN: the game's script.
+import gc
+import time
+
+import micropython
+
+from layerlight_tools import simcore
+
+FRAMES = int(ARGV[0])  # noqa: F821 (set by the runner)
+CALIBRATION = int(ARGV[1])  # noqa: F821
+LINES = STDIN.split("\n")  # noqa: F821
+STAGE = 0
+BASE = 0
+PEAK = 0
+AT = 0
+SIM = None
+
+
+def boot(seed):
+    from layerlight.app import boot as firmware_boot
+    from layerlight.storage import FileStorage
+    storage = FileStorage("")
+    return firmware_boot(simcore.SimHardware(16, 16, storage), storage, seed)
+
+
+def frame_figures():
+    from layerlight import display
+    dev = boot(11)
+    dev.start_game("layers", [0, 1, 2, 3], 0)
+    sim = simcore.Simulator(dev)
+    n = 0
+    # the busiest screen: a race with the sand running and three finish markers
+    for line in ("press A", "press A", "press P2", "wait 2000", "press P4", "wait 2000", "press P1", "wait 3000"):
+        n += 1
+        sim.run_line(line, n)
+    game = dev.game
+    # the frame buffer of a real matrix: serpentine wiring, GRB, brightness cap
+    fb = display.FrameBuffer(16, 16, display.pixel_map(16, 16), 0.25, "GRB")
+    game.set_screen(fb)
+    strip = bytearray(16 * 16 * 3)  # the NeoPixel driver's buffer: show() copies into it
+    now = sim.t
+
+    def frame(t):
+        game.draw(fb, t)
+        strip[:] = fb.buf
+
+    frame(now)
+    t0 = time.ticks_ms()
+    for k in range(FRAMES):
+        frame(now + k * 7)
+    print("frames %d %d" % (FRAMES, time.ticks_diff(time.ticks_ms(), t0)))
+    # the frame right after a press: the pattern and markers are redrawn too
+    t0 = time.ticks_ms()
+    for k in range(FRAMES // 10):
+        game._race_bg_key = -1
+        frame(now + k * 7)
+    print("press_frames %d %d" % (FRAMES // 10, time.ticks_diff(time.ticks_ms(), t0)))
+    allocates = "no"
+    micropython.heap_lock()
+    try:
+        for k in range(5):
+            frame(now + 37 * k)
+        game._race_bg_key = -1
+        frame(now + 300)
+    except MemoryError:
+        allocates = "yes"
+    micropython.heap_unlock()
+    print("draw_allocates %s" % allocates)
+
+
+def calibrate():
+    # the loop the RP2040 figure was measured with, on globals as at module level
+    global C, p, i
+    p = [0, 1, 2]
+    t0 = time.ticks_ms()
+    for i in range(CALIBRATION):
+        C = p[1] + p[2]
+    print("calibration_ms %d %d" % (CALIBRATION, time.ticks_diff(time.ticks_ms(), t0)))
+
+
+def bench_step():
+    global STAGE, BASE, PEAK, AT, SIM
+    used = gc.mem_alloc()
+    if STAGE == 0:
+        BASE = used
+        STAGE = 1
+        SIM = boot(11)
+        return False
+    if STAGE == 1:
+        print("heap_after_boot %d" % (used - BASE))
+        STAGE = 2
+        SIM.start_game("layers", [0, 1, 2, 3], 0)
+        SIM = simcore.Simulator(SIM)
+        return False
+    PEAK = max(PEAK, used - BASE)
+    while AT < len(LINES):
+        AT += 1
+        if SIM.run_line(LINES[AT - 1], AT):
+            return False
+    print("heap_peak %d" % PEAK)
+    print("final_phase %s" % SIM.dev.state()["phase"])
+    SIM = None
+    frame_figures()
+    calibrate()
+    return True
