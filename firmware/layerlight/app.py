@@ -5,7 +5,7 @@
 # the pixel driver. `step(now)` does one pass, so the loop can also be driven
 # from outside (the simulator, tests) one step at a time.
 
-from layerlight import buttons, config, font, modes, screens
+from layerlight import buttons, font, modes, screens
 from layerlight.buttons import Buttons
 from layerlight.deck import Deck, DeckError
 from layerlight.rng import Rng
@@ -258,12 +258,29 @@ class Device:
             hw.sleep_ms(LOOP_MS)
 
 
+def load_config(storage, log=print):
+    """The settings; the config modules are dropped again afterwards.
+
+    Reading and checking the config is needed once, at boot: its bytecode
+    (a few KB) would otherwise stay in the heap for the whole game.
+    """
+    import sys
+    import layerlight
+    from layerlight import config
+    cfg = config.load(storage, log)
+    for name in ("config", "boards"):
+        sys.modules.pop("layerlight." + name, None)
+        if hasattr(layerlight, name):
+            delattr(layerlight, name)
+    return cfg
+
+
 def boot(hw=None, storage=None, seed=None):
     """Load the config, open the hardware and return the Device (not yet running)."""
     if storage is None:
         from layerlight.storage import FileStorage
         storage = FileStorage("")
-    cfg = config.load(storage)
+    cfg = load_config(storage)
     if hw is None:
         from layerlight.hardware import open_hardware
         hw = open_hardware(cfg)

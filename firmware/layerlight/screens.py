@@ -95,21 +95,38 @@ def seat_point(fb, seat, along, depth, colour):
 
 
 def pattern(fb, layout, grid, colours):
-    """A mission or stack picture: grid of colour indices, colours[i] the LED colour of index i."""
+    """A mission or stack picture: grid of colour indices, colours[i] the LED colour of index i.
+
+    Drawn after every press of a race (the background is cached in between),
+    so the writes are inlined: one colour lookup per cell, three byte stores per LED.
+    """
     n = layout.n
     s = layout.scale
     x0 = layout.x0
     y0 = layout.y0
+    buf = fb.buf
+    table = fb.table
+    scale = fb.scale
+    width = fb.width
+    ro = fb.ro
+    go = fb.go
+    bo = fb.bo
     i = 0
     for cy in range(n):
         for cx in range(n):
             c = colours[grid[i]]
             i += 1
-            px = x0 + cx * s
-            py = y0 + cy * s
+            r = scale[c >> 16]
+            g = scale[(c >> 8) & 0xFF]
+            b = scale[c & 0xFF]
+            row = (y0 + cy * s) * width + x0 + cx * s
             for dy in range(s):
                 for dx in range(s):
-                    fb.pixel(px + dx, py + dy, c)
+                    j = table[row + dx] * 3
+                    buf[j + ro] = r
+                    buf[j + go] = g
+                    buf[j + bo] = b
+                row += width
 
 
 def timer_ring(fb, layout, left_ms, total_ms, now):

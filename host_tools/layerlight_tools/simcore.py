@@ -104,12 +104,11 @@ class SimHardware:
 
 def make_device(files, width=16, height=16, seed=1, game=None, players=2, log=None):
     """A Device on simulated hardware, optionally already in a game with seats P1..Pn and P1 first."""
-    from layerlight import config
-    from layerlight.app import Device
+    from layerlight.app import Device, load_config
 
     storage = MemoryStorage(files)
     hw = SimHardware(width, height, storage, log)
-    cfg = config.load(storage, hw.log)
+    cfg = load_config(storage, hw.log)
     cfg["width"] = width
     cfg["height"] = height
     dev = Device(hw, cfg, seed)

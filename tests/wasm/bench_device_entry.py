@@ -52,16 +52,20 @@ def frame_figures():
         strip[:] = fb.buf
 
     frame(now)
-    t0 = time.ticks_ms()
-    for k in range(FRAMES):
-        frame(now + k * 7)
-    print("frames %d %d" % (FRAMES, time.ticks_diff(time.ticks_ms(), t0)))
-    # the frame right after a press: the pattern and markers are redrawn too
-    t0 = time.ticks_ms()
-    for k in range(FRAMES // 10):
-        game._race_bg_key = -1
-        frame(now + k * 7)
-    print("press_frames %d %d" % (FRAMES // 10, time.ticks_diff(time.ticks_ms(), t0)))
+    best = best_press = 1 << 30
+    for _ in range(3):  # best of three: the JIT under the wasm warms up
+        t0 = time.ticks_ms()
+        for k in range(FRAMES):
+            frame(now + k * 7)
+        best = min(best, time.ticks_diff(time.ticks_ms(), t0))
+        # the frame right after a press: the pattern and markers are redrawn too
+        t0 = time.ticks_ms()
+        for k in range(FRAMES // 10):
+            game._race_bg_key = -1
+            frame(now + k * 7)
+        best_press = min(best_press, time.ticks_diff(time.ticks_ms(), t0))
+    print("frames %d %d" % (FRAMES, best))
+    print("press_frames %d %d" % (FRAMES // 10, best_press))
     allocates = "no"
     micropython.heap_lock()
     try:
@@ -79,10 +83,13 @@ def calibrate():
     # the loop the RP2040 figure was measured with, on globals as at module level
     global C, p, i
     p = [0, 1, 2]
-    t0 = time.ticks_ms()
-    for i in range(CALIBRATION):
-        C = p[1] + p[2]
-    print("calibration_ms %d %d" % (CALIBRATION, time.ticks_diff(time.ticks_ms(), t0)))
+    best = 1 << 30
+    for _ in range(3):
+        t0 = time.ticks_ms()
+        for i in range(CALIBRATION):
+            C = p[1] + p[2]
+        best = min(best, time.ticks_diff(time.ticks_ms(), t0))
+    print("calibration_ms %d %d" % (CALIBRATION, best))
 
 
 def bench_step():
