@@ -81,3 +81,21 @@ def test_other_matrix_sizes(size):
     script = "press A\npress A\npress P1\nwait 3000\npress P2\npress A\npress A\nwait 1000\n"
     out = run_both(script, size=size, frames=True)
     assert len(out[-1]["frame"]) == size[1]
+
+
+def test_compiled_mpy_firmware_plays_the_rulebook_example_identically(tmp_path):
+    """The .mpy files mpy-cross makes for the RP2040 run the game on MicroPython, same trace."""
+    from mpy import compile_firmware, mpy_cross
+    compile_firmware(tmp_path)
+    for name in ("__init__", "simcore"):
+        mpy_cross("host_tools/layerlight_tools/%s.py" % name, tmp_path / (name + ".mpy"))
+    script = "\n".join(["press A", "press B", "press A", "press P1", "press P2", "press P3", "press P4",
+                        "press A", "press B", "press A", "press A", "press P1"]) + "\n"
+    config = {"round_tiles": [["M", 3, "S", 1]]}
+    cpy = run_cpython(script, "layers", 4, config=config)
+    mounts = ["firmware:/", "host_tools/layerlight_tools/__init__.py:/lib/layerlight_tools/__init__.py",
+              "host_tools/layerlight_tools/simcore.py:/lib/layerlight_tools/simcore.py"]
+    args = ["layers", "4", "1", "16", "16", "0", json.dumps(config)]
+    res = run_micropython("tests/wasm/scenario_entry.py", args=args, mounts=mounts, stdin=script, mpy_dir=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.rstrip("\n").split("\n") == cpy

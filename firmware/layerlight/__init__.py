@@ -1,0 +1,1 @@
+# Layerlight firmware: see main.py and app.py for the way in.
