@@ -30,8 +30,8 @@ def run_cpython(script, game="layers", players=2, seed=1, size=(16, 16), frames=
 class Player:
     """Plays the device in-process and records the script it typed."""
 
-    def __init__(self, game="layers", players=2, seed=1, config=None):
-        self.dev = simcore.make_device(device_files(config), 16, 16, seed, game, players)
+    def __init__(self, game="layers", players=2, seed=1, config=None, storage=None):
+        self.dev = simcore.make_device(device_files(config), 16, 16, seed, game, players, storage=storage)
         self.sim = simcore.Simulator(self.dev)
         self.lines = []
 
@@ -49,8 +49,9 @@ class Player:
 
     def play_round(self, order, verdicts, level_presses=0, steal_choice=None, wait_before=0):
         """One whole round: tile, deck choice, presses in `order` (seat numbers), verdicts ('A'/'B')."""
-        assert self.state()["phase"] == "round_tile"
-        self.do("press A")
+        if self.state()["phase"] == "round_tile":  # Layers+ has no round tiles
+            self.do("press A")
+        assert self.state()["phase"] == "choose_deck", self.state()
         for _ in range(level_presses):
             self.do("press B")
         self.do("press A")
@@ -61,7 +62,7 @@ class Player:
             self.do("press P%d" % seat)
             self.do("wait 500")
         if self.state()["phase"] == "race":
-            self.do("wait 31000")  # let the sand run out for those who did not press
+            self.do("wait 31000")  # let the sand (or the countdown) run out for those who did not press
         for v in verdicts:
             self.do("press " + v)
         while self.state()["phase"] == "steal":

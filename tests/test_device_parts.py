@@ -81,7 +81,7 @@ def test_shipped_deck_is_honest_about_every_level():
 def test_shipped_deck_is_what_make_cards_builds(tmp_path):
     out = tmp_path / "rebuilt.deck"
     s = sets.load(DEFAULT_SET)
-    cards.write(s, cards.build(s, 60, 1), str(out))
+    cards.write(s, cards.build(s, 60), str(out))
     assert out.read_bytes() == open(DEFAULT_DECK, "rb").read()
 
 
@@ -107,7 +107,9 @@ def test_deck_reads_missions_one_at_a_time():
 @pytest.mark.parametrize("damage, message", [
     (lambda b: b[: len(b) // 2], "truncated"),
     (lambda b: b[:200] + bytes([b[200] ^ 0x10]) + b[201:], "checksum"),
+    (lambda b: b[:-1] + bytes([b[-1] ^ 0x01]), "checksum"),
     (lambda b: b[:4] + bytes([9]) + b[5:], "newer"),
+    (lambda b: b + b"\0", "trailing"),
     (lambda b: b"PK\x03\x04" + b[4:], "not a deck"),
     (lambda b: b"", "truncated"),
 ])

@@ -99,3 +99,42 @@ def test_compiled_mpy_firmware_plays_the_rulebook_example_identically(tmp_path):
     res = run_micropython("tests/wasm/scenario_entry.py", args=args, mounts=mounts, stdin=script, mpy_dir=tmp_path)
     assert res.returncode == 0, res.stderr
     assert res.stdout.rstrip("\n").split("\n") == cpy
+
+
+def test_layers_plus_rulebook_example_on_micropython():
+    script = "press A\npress P1\npress P2\npress P3\nwait 10100\npress P4\npress A\npress B\npress A\n"
+    out = run_both(script, game="layers-plus", players=4)
+    assert out[-1]["scores"] == [4, 0, 3, 0]
+    assert out[4]["phase"] == "verify" and "refused" in out[5]["sound"]
+
+
+def test_layers_plus_full_game_on_micropython():
+    p = Player("layers-plus", players=3, seed=8)
+    for r in range(6):
+        p.play_round([1 + r % 3, 1 + (r + 1) % 3], ["A", "B" if r % 2 else "A"], level_presses=r % 4)
+    p.do("press A")
+    out = run_both(p.script, game="layers-plus", players=3, seed=8)
+    assert out[-1]["game"] == "menu"
+    assert max(s["round"] or 0 for s in out) == 6
+
+
+@pytest.mark.parametrize("game", ["time-attack", "time-attack-plus"])
+def test_time_attack_on_micropython(game):
+    script = "press A\npress A\npress A\npress P4\nhold B 1000\npress A\npress B\npress A\npress B\nwait 179000\n"
+    out = run_both(script, game=game, players=1, frames=False)
+    assert out[-1]["phase"] == "result" and out[-1]["scores"][0] >= 7
+    assert out[-1]["new_best"] is True
+
+
+def test_menu_settings_and_every_mode_on_micropython():
+    # B walks the main menu through every mode; the 5th item is SETTINGS
+    script = "press B\npress B\npress B\npress B\npress A\npress A\npress B\npress A\nwait 100\n"
+    out = run_both(script, game=None)
+    assert out[4]["game"] == "settings"
+    assert out[5]["value"] == 45 and out[5]["item"] == "TIMER"
+
+
+def test_saved_files_round_trip_on_the_micropython_filesystem():
+    res = run_micropython("tests/wasm/persist_entry.py", mounts=MOUNTS)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split() == ["saved", "{'a':", "[1,", "2]}", "replaced", "3", "damaged", "None", "new-only", "7"]

@@ -5,7 +5,7 @@
 # the pixel driver. `step(now)` does one pass, so the loop can also be driven
 # from outside (the simulator, tests) one step at a time.
 
-from layerlight import buttons, font, modes, screens
+from layerlight import buttons, font, modes, persist, screens
 from layerlight.buttons import Buttons
 from layerlight.deck import Deck, DeckError
 from layerlight.rng import Rng
@@ -14,11 +14,13 @@ from layerlight.sound import Sound
 FRAME_MS = 40          # redraw at 25 fps (at once after a button event)
 LOOP_MS = 5
 ERROR_SHOW_MS = 4000
+PRESS_LIGHT_MS = 150   # how long a press lights its spot on the matrix
 
 # short codes shown on the matrix next to the error glyph
 ERR_DECK = 1
 ERR_MODE = 2
 ERR_NO_GAME = 3
+ERR_SAVED = 4      # a saved file on flash was damaged (it was ignored)
 
 PAUSE_ITEMS = ("RESUME", "SCORES", "END")
 
@@ -56,8 +58,70 @@ class Device:
         self.paused_total = 0
         self.paused_at = 0
         self.next_frame = 0
+        self.lit_until = [0] * buttons.COUNT  # a press lights its button's spot briefly
         self.deck = None
+        self.storage = hw.storage
+        self.settings_loaded()
+        self.bests = persist.load(self.storage, persist.BESTS, self._bad_file) or {}
+        self.saved = None         # a game saved on flash that can be resumed
         self.load_deck(cfg["deck"])
+        if self.deck is not None:
+            self.saved = self._saved_game()
+
+    # --- what is kept on flash ------------------------------------------------
+
+    def _bad_file(self, message):
+        self.fail(ERR_SAVED, message)
+
+    def settings_loaded(self):
+        saved = persist.load(self.storage, persist.SETTINGS, self._bad_file)
+        if isinstance(saved, dict):
+            self.apply_settings(saved)
+
+    def apply_settings(self, values):
+        from layerlight.modes.settings import KEYS
+        for key in KEYS:
+            if key in values and isinstance(values[key], type(self.cfg[key])):
+                self.cfg[key] = values[key]
+        self.sound.enabled = bool(self.cfg["sound"])
+        self.hw.set_brightness(min(self.cfg["brightness"], self.cfg.get("brightness_cap", 1.0)))
+
+    def _saved_game(self):
+        saved = persist.load(self.storage, persist.GAME, self._bad_file)
+        if not isinstance(saved, dict) or saved.get("game") not in modes.GAMES:
+            return None
+        if saved.get("deck") != self.deck.crc:
+            self.log("the saved game was played with another deck: not offered")
+            return None
+        return saved
+
+    def save_game(self):
+        """The running game to flash (a new file renamed over the old one)."""
+        game = self.game
+        game.dirty = False
+        snap = game.snapshot()
+        if snap is None:
+            return
+        self.saved = {"game": self.game_name, "deck": self.deck.crc, "rng": self.rng.state, "snap": snap}
+        persist.save(self.storage, persist.GAME, self.saved, self.log)
+
+    def flush_outbox(self):
+        for name, obj in self.game.outbox:
+            persist.save(self.storage, name, obj, self.log)
+            if name == persist.SETTINGS:
+                self.apply_settings(obj)
+        del self.game.outbox[:]
+
+    def game_over(self):
+        """A game ended normally: nothing left to resume."""
+        self.game = None
+        self.saved = None
+        self.where = "menu"
+        self.menu_index = 0
+        try:
+            self.storage.remove(persist.GAME)
+        except OSError as e:
+            self.log("could not remove %s: %s" % (persist.GAME, e))
 
     # --- decks and errors -------------------------------------------------
 
@@ -73,8 +137,10 @@ class Device:
         return True
 
     def fail(self, code, message):
-        """An error glyph and code on the matrix, the message on the console; the device goes on."""
+        """An error glyph and code on the matrix, the message on the console and in the
+        error log on flash; the device goes on."""
         self.log("error E%d: %s" % (code, message))
+        persist.append_log(self.storage, "t=%d E%d %s" % (self.now, code, message), self.log)
         self.error_code = code
         self.error_until = self.now + ERROR_SHOW_MS
         self.where = "error"
@@ -85,17 +151,22 @@ class Device:
 
     def menu_items(self):
         items = modes.names()
-        if self.game is not None and not self.game.done:
+        if (self.game is not None and not self.game.done) or self.saved is not None:
             items = ["resume"] + items
         return items
 
-    def start_game(self, name, seats=None, first_player=None):
+    def start_game(self, name, seats=None, first_player=None, saved=None):
+        """Start a mode (or resume a saved game: saved = what save_game wrote)."""
         if self.deck is None:
             self.fail(ERR_NO_GAME, "no usable deck: cannot start " + name)
             return
-        ctx = modes.Context(self.cfg, self.deck, self.rng, self.sound, self.log)
+        ctx = modes.Context(self.cfg, self.deck, self.rng, self.sound, self.log, self.bests)
         try:
-            game = modes.mode_class(name)(ctx, seats, first_player)
+            if saved is not None:
+                self.rng.state = saved["rng"]
+                game = modes.mode_class(name)(ctx, None, None, saved["snap"])
+            else:
+                game = modes.mode_class(name)(ctx, seats, first_player)
             game.set_screen(self.fb)
         except Exception as e:
             print_exception(e, self.log)
@@ -105,6 +176,18 @@ class Device:
         self.game_name = name
         self.where = "game"
         self.paused_total = 0
+        if saved is not None:
+            game.resumed(self.game_time())
+            self.log("resumed %s" % name)
+        elif name in modes.GAMES:
+            self.save_game()
+
+    def resume(self):
+        """Back into the kept game, or the one saved on flash (after a power cut)."""
+        if self.game is not None and not self.game.done:
+            self.where = "game"
+        elif self.saved is not None:
+            self.start_game(self.saved["game"], saved=self.saved)
 
     def game_time(self):
         return self.now - self.paused_total
@@ -127,12 +210,13 @@ class Device:
         self.now = now
         events = self.buttons.update(now, self.hw.read_buttons())
         for ev in events:
+            if buttons.kind_of(ev) == buttons.PRESS:
+                self.lit_until[buttons.button_of(ev)] = now + PRESS_LIGHT_MS
             self.dispatch(ev)
             self.next_frame = now  # answer a press within this frame
         if self.where == "game":
-            if self._guard(self.game.tick, self.game_time()) and self.game.done:
-                self.game = None
-                self.where = "menu"
+            self._guard(self.game.tick, self.game_time())
+            self.after_game_call()
         elif self.where == "error" and now >= self.error_until:
             self.where = "menu"
         self.sound.update(now)
@@ -140,6 +224,23 @@ class Device:
             self.render()
             self.next_frame = now + FRAME_MS
         self.hw.feed()
+
+    def after_game_call(self):
+        """Save what changed; leave a finished game."""
+        game = self.game
+        if game is None:
+            return
+        if game.outbox:
+            self.flush_outbox()
+        if game.dirty:
+            self.save_game()
+        if game.done:
+            if self.game_name in modes.GAMES:
+                self.game_over()
+            else:
+                self.game = None
+                self.where = "menu"
+                self.menu_index = 0
 
     def render(self):
         """Draw the current screen and push it to the LEDs."""
@@ -151,13 +252,16 @@ class Device:
         if self.where == "menu":
             items = self.menu_items()
             i = self.menu_index % len(items)
-            text = items[i].upper().replace("-", " ")
+            text = "RESUME" if items[i] == "resume" else modes.label(items[i])
             screens.menu(fb, text, self._scroll(text), i, len(items))
         elif self.where == "pause":
             screens.menu(fb, PAUSE_ITEMS[self.pause_index], self._scroll(PAUSE_ITEMS[self.pause_index]),
                          self.pause_index, len(PAUSE_ITEMS), screens.RING)
         elif self.where == "error":
             screens.error(fb, self.error_code)
+        for b in range(buttons.COUNT):
+            if self.now < self.lit_until[b]:
+                screens.press_light(fb, b)
         self.hw.show(fb)
 
     def _scroll(self, text):
@@ -190,10 +294,7 @@ class Device:
                 self.sound.play("tick", now)
                 return
             self._guard(self.game.handle, ev, self.game_time())
-            if self.game is not None and self.game.done:
-                self.game = None
-                self.where = "menu"
-                self.menu_index = 0
+            self.after_game_call()
         elif self.where == "error" and kind == buttons.RELEASE:
             self.where = "menu"
 
@@ -209,7 +310,7 @@ class Device:
         elif b == buttons.A:
             choice = items[self.menu_index % len(items)]
             if choice == "resume":
-                self.where = "game"
+                self.resume()
             else:
                 self.start_game(choice)
 
@@ -222,9 +323,7 @@ class Device:
             choice = PAUSE_ITEMS[self.pause_index]
             self.paused_total += self.now - self.paused_at
             if choice == "END":
-                self.game = None
-                self.where = "menu"
-                self.menu_index = 0
+                self.game_over()
             else:
                 self.where = "game"
                 if choice == "SCORES" and hasattr(self.game, "show_scores"):
@@ -268,7 +367,7 @@ def load_config(storage, log=print):
     import layerlight
     from layerlight import config
     cfg = config.load(storage, log)
-    for name in ("config", "boards"):
+    for name in ("config", "boards", "power"):
         sys.modules.pop("layerlight." + name, None)
         if hasattr(layerlight, name):
             delattr(layerlight, name)

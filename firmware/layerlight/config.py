@@ -5,7 +5,7 @@
 
 import json
 
-from layerlight import boards
+from layerlight import boards, power
 
 CONFIG_FILE = "layerlight.json"
 
@@ -31,8 +31,13 @@ def defaults():
         "flip_y": False,
         "color_order": "GRB",
         "brightness": 0.25,
+        "supply_ma": 3000,  # the 5 V supply: the brightness is capped to what it can feed (layerlight.power)
         "sound": True,
         "timer_s": 30,
+        "countdown_s": 10,
+        "attack_s": 180,
+        "tokens": {},
+        "watchdog_ms": 8000,
         "deck": "decks/default.deck",
         "round_tiles": [list(t) for t in DEFAULT_ROUND_TILES],
         "matrix_pin": None,
@@ -54,10 +59,28 @@ def _valid(key, value, default):
         return True
     if key == "brightness":
         return isinstance(value, (int, float)) and 0 < value <= 1
+    if key == "supply_ma":
+        return isinstance(value, int) and 500 <= value <= 100000
     if key in ("width", "height"):
         return isinstance(value, int) and 8 <= value <= 64
-    if key == "timer_s":
-        return isinstance(value, int) and 5 <= value <= 600
+    if key in ("timer_s", "countdown_s"):
+        return isinstance(value, int) and 3 <= value <= 600
+    if key == "attack_s":
+        return isinstance(value, int) and 30 <= value <= 3600
+    if key == "watchdog_ms":
+        return value is None or (isinstance(value, int) and 1000 <= value <= 8000)
+    if key == "tokens":
+        # {"players": [token values]}, e.g. {"4": [4, 3, 2, 1]}
+        if not isinstance(value, dict):
+            return False
+        for k in value:
+            v = value[k]
+            if k not in ("2", "3", "4") or not isinstance(v, list) or len(v) != int(k):
+                return False
+            for t in v:
+                if not isinstance(t, int) or t < 0 or t > 9:
+                    return False
+        return True
     if key == "rotation":
         return value in (0, 90, 180, 270)
     if key == "layout":
@@ -102,4 +125,11 @@ def load(storage, log=print):
     for key in ("matrix_pin", "buttons", "buzzer_pin"):
         if cfg[key] is None:
             cfg[key] = profile[key]
+    # the LEDs must stay within the supply (hardware/README.md, "Power")
+    cap = power.brightness_cap(cfg["width"] * cfg["height"], cfg["supply_ma"])
+    cfg["brightness_cap"] = cap
+    if cfg["brightness"] > cap:
+        log("config: brightness %s lowered to %.3f, the most a %d mA supply allows for %dx%d LEDs"
+            % (cfg["brightness"], cap, cfg["supply_ma"], cfg["width"], cfg["height"]))
+        cfg["brightness"] = cap
     return cfg

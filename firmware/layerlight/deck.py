@@ -1,33 +1,39 @@
 # The deck file: a layer set and its missions, as the device reads it.
 #
-# Layout (all integers little-endian):
-#   header   b"LLDK", version u8, N u8, colours u8, layers u8, background RGB
-#   colours  per colour: character u8, R, G, B        (colour index = position + 1)
-#   layers   per layer: id length u8, id, front N*N, back N*N   (0 = hole)
-#   levels   8 x (first mission u16, count u16)        missions are sorted by level
+# Layout, version 2 (integers little-endian):
+#   header   b"LLDK", version u8, file length u32, N u8, colours u8, layers u8,
+#            background R G B, name length u8, name (UTF-8)
+#   colours  per colour: character u8 (ASCII), R, G, B  (colour index = position + 1)
+#   layers   per layer: id length u8, id, front N*N, back N*N (colour indices, 0 = hole)
+#   levels   8 x (first mission u16, count u16); missions are sorted by level
 #   missions count u16, record size u16, then fixed-size records:
-#            id u16, level u8, difficulty u8 (0..255), solutions u16,
-#            pattern N*N, first solution 5 x (layer u8, orientation u8)
+#            id u16, level u8, difficulty u16 (thousandths), solutions u32,
+#            pattern: two cells a byte (low nibble first, 0 = background),
+#            one solution: 5 x (layer u8, orientation u8), bottom first
 #   trailer  CRC-32 of everything before it, u32
 #
-# Records have a fixed size so one mission is read with a seek and a read,
-# never the whole file; the CRC is checked in small chunks when a deck is opened.
+# The version comes first so that a newer deck is refused before anything
+# else is read; the length tells a truncated file from a corrupt one; the CRC
+# is checked in small chunks before the header is trusted. Records have a
+# fixed size: a mission is one seek and one read, the deck never sits in RAM.
+# The host tools write decks (layerlight_tools.deckpack).
 
 import struct
 
 from layerlight import geometry
 
 MAGIC = b"LLDK"
-VERSION = 1
+VERSION = 2
 MAX_LEVEL = 5
 LEVEL_SLOTS = 8
 CHUNK = 256
+RECORD_HEAD = 9  # id u16, level u8, difficulty u16, solutions u32
 
 try:
     from binascii import crc32
 except ImportError:  # a port built without it: same polynomial, in Python
-    def crc32(data, value=None):
-        crc = (value or 0) ^ 0xFFFFFFFF
+    def crc32(data, value=0):
+        crc = value ^ 0xFFFFFFFF
         for b in data:
             crc ^= b
             for _ in range(8):
@@ -40,7 +46,8 @@ class DeckError(Exception):
 
 
 def record_size(n):
-    return 7 + n * n + 2 * MAX_LEVEL
+    """Bytes of one mission record for an N x N set."""
+    return RECORD_HEAD + (n * n + 1) // 2 + 2 * MAX_LEVEL
 
 
 class Mission:
@@ -51,7 +58,7 @@ class Mission:
         self.level = level
         self.difficulty = difficulty
         self.solution_count = count
-        self.pattern = pattern
+        self.pattern = pattern    # bytes of N*N colour indices, 0 = background
         self.solution = solution  # list of (layer index, orientation), bottom first
 
 
@@ -66,30 +73,65 @@ class Deck:
         except OSError:
             raise DeckError("deck not found: " + path)
         try:
+            self._check_file(f)
+            f.seek(9)
             self._read_header(f)
-            self._check_crc(f)
         finally:
             f.close()
+
+    def _fail(self, what):
+        raise DeckError(what + ": " + self.path)
 
     def _read(self, f, n):
         data = f.read(n)
         if data is None or len(data) != n:
-            raise DeckError("deck truncated: " + self.path)
+            self._fail("deck truncated")
         return data
 
-    def _read_header(self, f):
-        head = self._read(f, 11)
-        if head[:4] != MAGIC:
-            raise DeckError("not a deck file: " + self.path)
+    def _check_file(self, f):
+        head = f.read(9)
+        if not head or len(head) < 4 or head[:4] != MAGIC:
+            if MAGIC.startswith(head[:4] if head else b""):
+                self._fail("deck truncated")
+            self._fail("not a deck file")
+        if len(head) < 9:
+            self._fail("deck truncated")
         if head[4] > VERSION:
-            raise DeckError("deck version %d is newer than this firmware reads (%d): %s" % (head[4], VERSION, self.path))
-        if head[4] < 1:
-            raise DeckError("bad deck version: " + self.path)
-        n, ncol, nlay = head[5], head[6], head[7]
-        if not 2 <= n <= 16 or ncol < 1 or nlay < 2:
-            raise DeckError("corrupt deck header: " + self.path)
+            self._fail("deck version %d is newer than this firmware reads (%d)" % (head[4], VERSION))
+        if head[4] < VERSION:
+            self._fail("deck version %d is too old (rebuild it with `layerlight cards build`)" % head[4])
+        length = struct.unpack_from("<I", head, 5)[0]
+        size = f.seek(0, 2)
+        if size < length:
+            self._fail("deck truncated (%d of %d bytes)" % (size, length))
+        if size > length:
+            self._fail("deck has %d bytes of trailing data" % (size - length))
+        # CRC of all but the last 4 bytes, in small chunks
+        f.seek(0)
+        buf = bytearray(CHUNK)
+        view = memoryview(buf)
+        crc = 0
+        left = length - 4
+        while left > 0:
+            got = f.readinto(view[:min(CHUNK, left)])
+            if not got:
+                self._fail("deck truncated")
+            crc = crc32(view[:got], crc)
+            left -= got
+        stored = struct.unpack("<I", self._read(f, 4))[0]
+        if stored != crc & 0xFFFFFFFF:
+            self._fail("deck checksum wrong (corrupt file)")
+        self.crc = stored  # names this deck's content (a saved game remembers it)
+        self._length = length
+
+    def _read_header(self, f):
+        head = self._read(f, 7)
+        n, ncol, nlay = head[0], head[1], head[2]
+        if not 2 <= n <= 16 or not 1 <= ncol <= 15 or nlay < 2:
+            self._fail("corrupt deck header")
         self.size = n
-        self.background = (head[8], head[9], head[10])
+        self.background = (head[3], head[4], head[5])
+        self.name = self._read(f, head[6]).decode()
         self.colour_chars = []
         self.colours = [self.background]
         for _ in range(ncol):
@@ -108,31 +150,12 @@ class Deck:
         for k in range(LEVEL_SLOTS):
             self.levels.append(struct.unpack_from("<HH", lv, 4 * k))
         self.count, self._rec = struct.unpack("<HH", self._read(f, 4))
-        if self._rec != record_size(n):
-            raise DeckError("corrupt deck records: " + self.path)
-        self._base = 11 + 4 * ncol + sum(1 + len(l.id) + 2 * n * n for l in self.layers) + 4 * LEVEL_SLOTS + 4
+        self._base = f.tell()
+        if self._rec != record_size(n) or self._base + self.count * self._rec + 4 != self._length:
+            self._fail("corrupt deck records")
         for first, cnt in self.levels:
             if first + cnt > self.count:
-                raise DeckError("corrupt deck level table: " + self.path)
-
-    def _check_crc(self, f):
-        f.seek(0)
-        body = self._base + self.count * self._rec
-        crc = 0
-        left = body
-        while left > 0:
-            chunk = f.read(min(CHUNK, left))
-            if not chunk:
-                raise DeckError("deck truncated: " + self.path)
-            crc = crc32(chunk, crc)
-            left -= len(chunk)
-        tail = f.read(4)
-        if tail is None or len(tail) != 4:
-            raise DeckError("deck truncated: " + self.path)
-        if struct.unpack("<I", tail)[0] != crc & 0xFFFFFFFF:
-            raise DeckError("deck checksum wrong (corrupt file): " + self.path)
-        if f.read(1):
-            raise DeckError("deck has trailing data: " + self.path)
+                self._fail("corrupt deck level table")
 
     def level_count(self, level):
         """How many missions of this level the deck holds."""
@@ -146,47 +169,19 @@ class Deck:
             r = self._read(f, self._rec)
         finally:
             f.close()
-        n = self.size
-        ident, level, diff, count = struct.unpack_from("<HBBH", r, 0)
-        pattern = bytes(r[7:7 + n * n])
+        n2 = self.size * self.size
+        ident, level, diff, count = struct.unpack_from("<HBHI", r, 0)
+        pattern = bytearray(n2)
+        at = RECORD_HEAD
+        for k in range(n2):
+            b = r[at + (k >> 1)]
+            pattern[k] = (b >> 4) if k & 1 else (b & 15)
+        at += (n2 + 1) // 2
         sol = []
-        at = 7 + n * n
-        for k in range(level):
+        for k in range(min(level, MAX_LEVEL)):
             sol.append((r[at + 2 * k], r[at + 2 * k + 1]))
-        return Mission(ident, level, diff / 255, count, pattern, sol)
+        return Mission(ident, level, diff / 1000, count, bytes(pattern), sol)
 
     def level_mission(self, level, k):
         """The k-th mission (0-based) of a level."""
         return self.mission(self.levels[level][0] + k)
-
-
-def pack(size, background, colours, layers, missions):
-    """Bytes of a deck file.
-
-    colours: list of (char, (r, g, b)); layers: list of geometry.Layer;
-    missions: list of Mission, any order (they are sorted by level here).
-    """
-    out = bytearray(MAGIC)
-    out += bytes((VERSION, size, len(colours), len(layers))) + bytes(background)
-    for ch, rgb in colours:
-        out += bytes((ord(ch),)) + bytes(rgb)
-    for layer in layers:
-        ident = layer.id.encode()
-        out += bytes((len(ident),)) + ident + layer.front + layer.back
-    ordered = sorted(missions, key=lambda m: (m.level, m.id))
-    for k in range(LEVEL_SLOTS):
-        at = [i for i, m in enumerate(ordered) if m.level == k]
-        out += struct.pack("<HH", at[0] if at else 0, len(at))
-    rec = record_size(size)
-    out += struct.pack("<HH", len(ordered), rec)
-    for m in ordered:
-        r = bytearray(rec)
-        struct.pack_into("<HBBH", r, 0, m.id, m.level, int(round(m.difficulty * 255)), min(m.solution_count, 0xFFFF))
-        r[7:7 + size * size] = m.pattern
-        at = 7 + size * size
-        for k, (li, o) in enumerate(m.solution):
-            r[at + 2 * k] = li
-            r[at + 2 * k + 1] = o
-        out += r
-    out += struct.pack("<I", crc32(bytes(out)) & 0xFFFFFFFF)
-    return bytes(out)

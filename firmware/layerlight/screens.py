@@ -129,6 +129,18 @@ def pattern(fb, layout, grid, colours):
                 row += width
 
 
+def stack_up(out, layers, solution, count):
+    """The picture of the first `count` layers of a solution (bottom first) into `out`."""
+    for i in range(len(out)):
+        out[i] = 0
+    for k in range(count):
+        li, o = solution[k]
+        g = layers[li].grid(o)
+        for i in range(len(out)):
+            if g[i]:
+                out[i] = g[i]
+
+
 def timer_ring(fb, layout, left_ms, total_ms, now):
     """The sand timer: lit ring pixels in proportion to the time left; the last 5 s blink.
 
@@ -162,16 +174,18 @@ def timer_ring(fb, layout, left_ms, total_ms, now):
         buf[j + bo] = b
 
 
-def finish_markers(fb, finish_order):
-    """Each finished seat's colour on its side, with its place as white dots (1 dot = 1st)."""
+def finish_markers(fb, finish_order, dots=None):
+    """Each finished seat's colour on its side, with its place as white dots (1 dot = 1st),
+    or with dots[place] dots (Layers+: the token taken)."""
     length = max(3, min(fb.width, fb.height) // 3)
     inner = fb.width >= 16  # room for the dots just inside the edge
     for place in range(len(finish_order)):
         seat = finish_order[place]
         side_bar(fb, seat, SEAT_COLOURS[seat], length)
-        for d in range(place + 1):
+        count = place + 1 if dots is None else dots[place]
+        for d in range(count):
             if inner:
-                seat_point(fb, seat, d * 2 - place, 1, WHITE)
+                seat_point(fb, seat, d * 2 - count + 1, 1, WHITE)
             else:
                 seat_point(fb, seat, d - length // 2, 0, WHITE)
 
@@ -307,3 +321,13 @@ def menu(fb, text, offset, index, count, colour=WHITE):
     font.draw_scrolling(fb, text, y, colour, offset, scale)
     for k in range(count):
         fb.pixel((w - 2 * count) // 2 + 2 * k, h - 2, WHITE if k == index else DIM)
+
+
+def press_light(fb, button):
+    """Feedback for a press: a white spot at the centre of the seat's edge (P1..P4),
+    or in the bottom-right (A) / bottom-left (B) corner, where those buttons sit."""
+    if button < 4:
+        seat_point(fb, button, 0, 0, WHITE)
+        seat_point(fb, button, -1, 0, WHITE)
+    else:
+        fb.pixel(fb.width - 1 if button == 4 else 0, fb.height - 1, WHITE)

@@ -17,6 +17,11 @@ class FileStorage:
         """A binary file object for reading (raises OSError if missing)."""
         return open(self._path(name), "rb")
 
+    def read_bytes(self, name):
+        """The whole file as bytes (raises OSError if missing)."""
+        with open(self._path(name), "rb") as f:
+            return f.read()
+
     def read_text(self, name):
         """The whole file as text (raises OSError if missing)."""
         with open(self._path(name), "r") as f:
@@ -28,7 +33,21 @@ class FileStorage:
         tmp = path + ".new"
         with open(tmp, "wb") as f:
             f.write(data)
-        os.rename(tmp, path)
+        try:
+            os.rename(tmp, path)
+        except OSError:
+            # FAT will not rename over an existing file: remove it first. If
+            # the power goes between the two, persist.load reads name.new.
+            os.remove(path)
+            os.rename(tmp, path)
+
+    def remove(self, name):
+        """Delete a file if it is there."""
+        for path in (self._path(name), self._path(name) + ".new"):
+            try:
+                os.remove(path)
+            except OSError:
+                pass
 
     def listdir(self, name=""):
         try:

@@ -1,110 +1,218 @@
-"""Building, checking and reading mission decks.
+"""Building, checking and exporting mission decks.
 
-Everything here uses the firmware's own geometry, solver and deck modules:
-the device and the tools cannot disagree about what a stacking looks like.
+Everything here stands on the firmware's own geometry, solver and deck
+modules: the device and the tools cannot disagree about what a stacking
+looks like. `build` finds every mission of a set with the NumPy search of
+`stackings`, grades and picks them, then solves each picked mission again
+with the firmware's solver: the two independent counts must agree.
 """
 
-import math
+import numpy as np
 
 from layerlight import deck as deckfile
 from layerlight import geometry
-from layerlight.rng import Rng
 from layerlight.solver import Solver
+from layerlight_tools import deckpack, stackings
 
 LEVELS = (2, 3, 4, 5)
+NEAR_SHARE = 0.1            # patterns differing in at most this share of cells are "nearly the same"
+MAX_STACKINGS = 30_000_000  # the most stackings of the deepest level `build` takes on
 
 
-class Candidate:
-    def __init__(self, level, pattern, solutions, difficulty):
-        self.level = level
-        self.pattern = pattern
-        self.solutions = solutions
-        self.difficulty = difficulty
+class BuildError(Exception):
+    """A set the builder cannot take on; str() is one line."""
 
 
-def difficulty(layer_set, pattern, solutions):
-    """A grade in [0, 1] within a level: fewer solutions and more hidden card area are harder.
+class DeckProblem(Exception):
+    """A deck whose missions do not hold up (export refuses it); str() is one line."""
 
-    - uniqueness: 1 / sqrt(number of solutions) (one way to make it is hardest);
-    - concealment: for the first solution, the share of each card's opaque cells
-      covered by cards above it, averaged; a card that barely peeks out is hard to spot.
+
+# --- difficulty ----------------------------------------------------------
+
+def difficulty(level, solutions, visible):
+    """The grade in [0, 1] (thousandths): more layers, fewer solutions and hidden layers are harder.
+
+    0.55 * (level - 1) / 4 + 0.30 / sqrt(solutions) + 0.15 * (1 - visible),
+    where `visible` is, for the solution whose least visible layer shows the
+    most, the share of that layer's opaque cells left in view. Works on
+    numbers and on NumPy arrays alike (the same arithmetic, the same result).
     """
-    n2 = layer_set.size * layer_set.size
-    uniq = 1 / math.sqrt(len(solutions))
-    sol = solutions[0]
-    covered = bytearray(n2)
-    hidden = []
-    for li, o in reversed(sol):  # top first
-        g = layer_set.layers[li].grid(o)
-        opaque = sum(1 for c in g if c)
-        under = sum(1 for i in range(n2) if g[i] and covered[i])
-        hidden.append(under / opaque if opaque else 0)
-        for i in range(n2):
+    g = 0.55 * (np.asarray(level) - 1) / 4 + 0.30 / np.sqrt(solutions) + 0.15 * (1 - np.asarray(visible))
+    return np.rint(np.clip(g, 0, 1) * 1000) / 1000
+
+
+def visibility(layers, solution, n):
+    """The share of its opaque cells the least visible layer of a stacking shows."""
+    covered = bytearray(n * n)
+    least = 1.0
+    for li, o in reversed(solution):  # from the top
+        g = layers[li].grid(o)
+        opaque = shown = 0
+        for i in range(n * n):
             if g[i]:
-                covered[i] = 1
-    conceal = sum(hidden) / len(hidden)
-    return round(0.6 * uniq + 0.4 * conceal, 3)
+                opaque += 1
+                if not covered[i]:
+                    shown += 1
+                    covered[i] = 1
+        if opaque:
+            least = min(least, shown / opaque)
+    return least
 
 
-def random_stacking(rng, nlayers, level):
-    picks = list(range(nlayers))
-    rng.shuffle(picks)
-    return [(li, rng.below(8)) for li in picks[:level]]
+def best_solution(layers, solutions, n):
+    """(visibility, solution): the solution whose least visible layer shows the most (the first such)."""
+    best = None
+    for sol in solutions:
+        v = visibility(layers, sol, n)
+        if best is None or v > best[0]:
+            best = (v, sol)
+    return best
 
 
-def build(layer_set, per_level=60, seed=1, tries_per_mission=200, progress=None):
-    """Missions for levels 2-5 (those the set has layers for), each reachable with exactly its level.
+# --- nearly the same -------------------------------------------------------
 
-    Candidates come from random stackings; each is solved from scratch, kept
-    only if no fewer layers make it, and the kept ones are spread over difficulty.
+def near_limit(n):
+    """Two N x N patterns are nearly the same when one, turned or mirrored, differs from the other in at most this many cells."""
+    return max(2, int(round(n * n * NEAR_SHARE)))
+
+
+def _row(grid):
+    if isinstance(grid, (bytes, bytearray)):
+        return np.frombuffer(bytes(grid), np.uint8)
+    return np.asarray(grid, np.uint8)
+
+
+def symmetries(grid, n):
+    """The 8 turns and mirror images of a grid (as NumPy rows)."""
+    a = _row(grid).reshape(n, n)
+    out = []
+    for m in (a, a[:, ::-1]):
+        for k in range(4):
+            out.append(np.rot90(m, -k).reshape(-1))
+    return np.array(out)
+
+
+class NearCheck:
+    """Patterns taken so far, for 'is this one nearly the same as one of them'."""
+
+    def __init__(self, n):
+        self.n = n
+        self.limit = near_limit(n)
+        self.rows = np.zeros((0, n * n), np.uint8)
+
+    def clashes(self, grid):
+        if not len(self.rows):
+            return False
+        return bool(((self.rows != _row(grid)).sum(axis=1) <= self.limit).any())
+
+    def add(self, grid):
+        self.rows = np.concatenate([self.rows, symmetries(grid, self.n)])
+
+
+# --- building ---------------------------------------------------------------
+
+class BuiltMission(deckfile.Mission):
+    """A deck mission with every solution and its visibility, as the builder found them."""
+
+    def __init__(self, ident, level, grade, pattern, solutions, visible, shown):
+        deckfile.Mission.__init__(self, ident, level, grade, len(solutions), pattern, shown)
+        self.solutions = solutions
+        self.visible = visible
+
+
+def spread(order, per_level, accept):
+    """Up to per_level positions of `order` (sorted by grade) at evenly spaced ranks.
+
+    Each pick is the rank nearest its target that `accept`s (nearly-the-same
+    patterns are refused), so the picks follow the grades of all candidates.
     """
-    rng = Rng(seed)
-    solver = Solver(layer_set.layers)
-    n = layer_set.size
-    missions = []
-    next_id = 1
-    for level in LEVELS:
-        if level > len(layer_set.layers):
-            continue
-        seen = set()
-        found = []
-        want = per_level * 3
-        for attempt in range(per_level * tries_per_mission):
-            if len(found) >= want:
+    k = len(order)
+    taken = set()
+    picks = []
+    for i in range(per_level):
+        target = min(k - 1, int((i + 0.5) * k / per_level))
+        for step in range(k):
+            found = None
+            for r in (target + step, target - step) if step else (target,):
+                if 0 <= r < k and r not in taken and accept(order[r]):
+                    found = r
+                    break
+            if found is not None:
+                taken.add(found)
+                picks.append(order[found])
                 break
-            placements = random_stacking(rng, len(layer_set.layers), level)
-            pattern = bytes(geometry.compose(layer_set.layers, placements, n))
-            if pattern in seen:
-                continue
-            seen.add(pattern)
-            if solver.min_level(pattern, level) != level:
-                continue
-            sols = solver.solutions(pattern, level)
-            found.append(Candidate(level, pattern, sols, difficulty(layer_set, pattern, sols)))
-            if progress:
-                progress(level, len(found), want)
-        found.sort(key=lambda c: (c.difficulty, c.pattern))
-        chosen = spread(found, per_level)
-        for c in chosen:
-            missions.append(deckfile.Mission(next_id, level, c.difficulty, len(c.solutions), c.pattern, c.solutions[0]))
-            next_id += 1
+            if target + step >= k and target - step < 0:
+                break
+    return picks
+
+
+def build(layer_set, per_level=60, max_level=5, progress=None):
+    """The missions of a deck: for each level 2..max_level the set allows, up to per_level of them.
+
+    progress(stage, done, total) is called as the work goes on (stage
+    'stackings' then 'missions'). Returns BuiltMission objects in deck order.
+    """
+    n = layer_set.size
+    nl = len(layer_set.layers)
+    top = min(max_level, nl)
+    work = stackings.stacking_count(nl, top)
+    if work > MAX_STACKINGS:
+        raise BuildError("%d layers make %d stackings of %d layers, more than this builder takes on (%d); "
+                         "use --max-level %d" % (nl, work, top, MAX_STACKINGS, top - 1))
+    total = sum(stackings.stacking_count(nl, k) for k in range(1, top + 1))
+    done = [0]
+
+    def tick(amount):
+        done[0] += amount
+        if progress:
+            progress("stackings", done[0], total)
+
+    found = stackings.missions(layer_set.layers, n, len(layer_set.colours), top, tick)
+    solver = Solver(layer_set.layers)
+    near = NearCheck(n)
+    chosen = []
+    levels = [k for k in LEVELS if k <= top]
+    for level in levels:
+        cands = found[level]
+        if not len(cands):
+            continue
+        grades = difficulty(level, cands.counts, cands.visible)
+        order = np.lexsort((stackings.pattern_hash(cands.planes), grades))
+        grids = {}
+
+        def accept(i):
+            g = stackings.to_grids(cands.planes[i:i + 1], n * n)[0]
+            if near.clashes(g):
+                return False
+            grids[i] = g
+            near.add(g)
+            return True
+
+        for i in spread(order, per_level, accept):
+            chosen.append((level, float(grades[i]), bytes(grids[i]), int(cands.counts[i]), float(cands.visible[i])))
+    missions = []
+    for k, (level, grade, pattern, count, visible) in enumerate(sorted(chosen, key=lambda c: (c[0], c[1], c[2]))):
+        sols = solver.solutions(pattern, level)
+        if len(sols) != count or solver.min_level(pattern, level) != level:
+            raise AssertionError("the search and the solver disagree on a level-%d pattern" % level)
+        v, shown = best_solution(layer_set.layers, sols, n)
+        if v != visible:
+            raise AssertionError("the search and the solver disagree on the visibility of a pattern")
+        missions.append(BuiltMission(k + 1, level, grade, pattern, sols, v, shown))
+        if progress:
+            progress("missions", k + 1, len(chosen))
     return missions
 
 
-def spread(sorted_items, count):
-    """`count` items evenly spaced through a list sorted by difficulty."""
-    if len(sorted_items) <= count:
-        return list(sorted_items)
-    step = len(sorted_items) / count
-    return [sorted_items[int(i * step)] for i in range(count)]
-
-
 def write(layer_set, missions, path):
-    data = deckfile.pack(layer_set.size, layer_set.background, layer_set.colours, layer_set.layers, missions)
+    """Write a deck file; returns its size in bytes."""
+    data = deckpack.pack(layer_set, missions)
     with open(path, "wb") as f:
         f.write(data)
     return len(data)
 
+
+# --- reading, checking, exporting --------------------------------------------
 
 class HostStorage:
     """Plain files on the PC, for opening decks with the firmware's reader."""
@@ -114,23 +222,95 @@ class HostStorage:
 
 
 def open_deck(path):
+    """The firmware's Deck reader on a file of the PC (DeckError if it is not a good deck)."""
     return deckfile.Deck(HostStorage(), path)
 
 
-def check(path):
+def missions_of(deck):
+    """Every mission of an open deck, in file order."""
+    return [deck.mission(i) for i in range(deck.count)]
+
+
+def check(path, progress=None):
     """Re-verify every mission of a deck from scratch; returns a list of problems (empty = good)."""
     d = open_deck(path)
+    n = d.size
     solver = Solver(d.layers)
     problems = []
+    near = NearCheck(n)
+    ids = set()
     for i in range(d.count):
         m = d.mission(i)
-        shown = bytes(geometry.compose(d.layers, m.solution, d.size))
-        if shown != m.pattern:
-            problems.append("mission %d: its stored solution does not make its pattern" % m.id)
+        where = "mission %d" % m.id
+        if m.id in ids:
+            problems.append("%s: id used twice" % where)
+        ids.add(m.id)
+        if len(m.solution) != m.level or any(li >= len(d.layers) or o >= 8 for li, o in m.solution) \
+                or len(set(li for li, _ in m.solution)) != m.level:
+            problems.append("%s: its stored solution is not %d distinct layers" % (where, m.level))
+        elif bytes(geometry.compose(d.layers, m.solution, n)) != m.pattern:
+            problems.append("%s: its stored solution does not make its pattern" % where)
         low = solver.min_level(m.pattern, m.level)
         if low != m.level:
-            problems.append("mission %d: level %d but %s" % (m.id, m.level, "made with %d layers" % low if low else "cannot be made"))
-        count = len(solver.solutions(m.pattern, m.level))
-        if count != m.solution_count:
-            problems.append("mission %d: %d solutions, deck says %d" % (m.id, count, m.solution_count))
+            problems.append("%s: level %d but %s" % (where, m.level, "made with %d layers" % low if low else "cannot be made"))
+            continue
+        sols = solver.solutions(m.pattern, m.level)
+        if len(sols) != m.solution_count:
+            problems.append("%s: %d solutions, the deck says %d" % (where, len(sols), m.solution_count))
+        v, _ = best_solution(d.layers, sols, n)
+        grade = float(difficulty(m.level, len(sols), v))
+        if round(grade * 1000) != round(m.difficulty * 1000):
+            problems.append("%s: difficulty %.3f, the deck says %.3f" % (where, grade, m.difficulty))
+        if near.clashes(m.pattern):
+            problems.append("%s: nearly the same as an earlier mission" % where)
+        near.add(m.pattern)
+        if progress:
+            progress("check", i + 1, d.count)
+    for level in range(deckfile.LEVEL_SLOTS):
+        first, count = d.levels[level]
+        for k in range(count):
+            if d.mission(first + k).level != level:
+                problems.append("level table: level %d lists a mission of another level" % level)
+                break
     return problems
+
+
+def placement(deck, li, o):
+    return {"layer": deck.layers[li].id, "side": geometry.side_of(o), "rot": geometry.rot_of(o)}
+
+
+def rows_of(deck, grid):
+    n = deck.size
+    chars = ["."] + deck.colour_chars
+    return ["".join(chars[grid[y * n + x]] for x in range(n)) for y in range(n)]
+
+
+def export(path, progress=None):
+    """The deck as the JSON object of shared/spec/layer-sets.md, with every solution (solved again here)."""
+    from layerlight_tools.sets import rgb_hex
+    d = open_deck(path)
+    solver = Solver(d.layers)
+    out = {
+        "format": "layerlight.deck", "version": 1, "file_version": deckfile.VERSION,
+        "set": {
+            "name": d.name, "size": d.size, "background": rgb_hex(d.background),
+            "colors": {ch: rgb_hex(rgb) for ch, rgb in zip(d.colour_chars, d.colours[1:])},
+            "layers": [{"id": l.id, "front": rows_of(d, l.front), "back": rows_of(d, l.back)} for l in d.layers],
+        },
+        "missions": [],
+    }
+    for i in range(d.count):
+        m = d.mission(i)
+        sols = solver.solutions(m.pattern, m.level)
+        if len(sols) != m.solution_count or not sols:
+            raise DeckProblem("%s: mission %d has %d solutions, the deck says %d (run `layerlight cards check`)" % (
+                path, m.id, len(sols), m.solution_count))
+        out["missions"].append({
+            "id": m.id, "level": m.level, "pattern": rows_of(d, m.pattern),
+            "solutions": [[placement(d, li, o) for li, o in s] for s in sols],
+            "difficulty": round(m.difficulty, 3),
+            "shown_solution": [placement(d, li, o) for li, o in m.solution],
+        })
+        if progress:
+            progress("export", i + 1, d.count)
+    return out

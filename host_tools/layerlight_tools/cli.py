@@ -11,8 +11,13 @@ import sys
 from layerlight_tools.errors import UserError
 
 COMMANDS = (
+    "cmd_flash",
+    "cmd_doctor",
+    "cmd_monitor",
     "cmd_sim",
     "cmd_cards",
+    "cmd_solve",
+    "cmd_power", "cmd_hardware",
 )
 
 

@@ -1,49 +1,181 @@
-"""`layerlight cards`: build and check mission decks."""
+"""`layerlight cards`: build, check, export, render and show mission decks."""
+
+import json
+import os
+import sys
+import time
 
 from layerlight_tools.errors import UserError
 
 
+def _open(path):
+    """The firmware's reader on a deck file; a bad deck is one line."""
+    from layerlight import deck as deckfile
+    from layerlight_tools import cards
+    try:
+        return cards.open_deck(path)
+    except deckfile.DeckError as e:
+        raise UserError(str(e))
+
+
+def _guard(fn, *args, **kw):
+    """Run fn; a bad deck (DeckError, DeckProblem) is one line."""
+    from layerlight import deck as deckfile
+    from layerlight_tools import cards
+    try:
+        return fn(*args, **kw)
+    except (deckfile.DeckError, cards.DeckProblem) as e:
+        raise UserError(str(e))
+
+
 def cmd_cards_build(args):
-    from layerlight_tools import cards, sets
+    from layerlight_tools import cards, progress, sets
     try:
         layer_set = sets.load(args.set)
     except sets.SetError as e:
         raise UserError(str(e))
-    if args.per_level < 1:
-        raise UserError("--per-level must be at least 1")
-    missions = cards.build(layer_set, args.per_level, args.seed)
-    size = cards.write(layer_set, missions, args.output)
+    if args.per_level < 1 or args.per_level > 2000:
+        raise UserError("--per-level must be from 1 to 2000, not %d" % args.per_level)
+    if not 2 <= args.max_level <= 5:
+        raise UserError("--max-level must be from 2 to 5, not %d" % args.max_level)
+    t0 = time.monotonic()
+    try:
+        with progress.Bars(None if not args.quiet else False) as bars:
+            missions = cards.build(layer_set, args.per_level, args.max_level, bars)
+    except cards.BuildError as e:
+        raise UserError("%s: %s" % (args.set, e))
+    try:
+        size = cards.write(layer_set, missions, args.output)
+    except OSError as e:
+        raise UserError("%s: cannot write: %s" % (args.output, e.strerror or e))
     counts = {}
     for m in missions:
         counts[m.level] = counts.get(m.level, 0) + 1
-    print("%s: %d missions (%s), %d bytes" % (args.output, len(missions),
-          ", ".join("level %d: %d" % kv for kv in sorted(counts.items())), size))
+    levels = ", ".join("level %d: %d" % kv for kv in sorted(counts.items())) or "no missions"
+    print("%s: %d missions (%s), %d bytes, %.1f s" % (args.output, len(missions), levels, size, time.monotonic() - t0))
     return 0
 
 
 def cmd_cards_check(args):
-    from layerlight import deck as deckfile
-    from layerlight_tools import cards
-    try:
-        problems = cards.check(args.deck)
-    except deckfile.DeckError as e:
-        raise UserError(str(e))
+    from layerlight_tools import cards, progress
+    with progress.Bars(None) as bars:
+        problems = _guard(cards.check, args.deck, bars)
     for p in problems:
         print("%s: %s" % (args.deck, p))
     if problems:
         return 1
-    print("%s: every mission checked" % args.deck)
+    d = _open(args.deck)
+    print("%s: all %d missions checked from scratch (levels, solution counts, difficulty, nothing nearly the same)" % (
+        args.deck, d.count))
+    return 0
+
+
+def cmd_cards_export(args):
+    from layerlight_tools import cards, progress
+    if not args.json:
+        raise UserError("say which format: --json")
+    with progress.Bars(None) as bars:
+        data = _guard(cards.export, args.deck, bars)
+    text = json.dumps(data, indent=1) + "\n"
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        try:
+            with open(args.output, "w") as f:
+                f.write(text)
+        except OSError as e:
+            raise UserError("%s: cannot write: %s" % (args.output, e.strerror or e))
+        print("%s: %d missions" % (args.output, len(data["missions"])))
+    return 0
+
+
+def cmd_cards_render(args):
+    from layerlight_tools import render
+    if not args.output and not args.png:
+        raise UserError("say where to: -o cards.pdf and/or --png DIR")
+    d = _open(args.deck)
+    pages = render.pages(d)
+    if args.output:
+        try:
+            render.write_pdf(pages, args.output)
+        except OSError as e:
+            raise UserError("%s: cannot write: %s" % (args.output, e.strerror or e))
+        print("%s: %d pages (%d missions, %d layers, fronts and backs)" % (args.output, len(pages), d.count, len(d.layers)))
+    if args.png:
+        try:
+            os.makedirs(args.png, exist_ok=True)
+            names = render.write_png(pages, args.png, args.dpi)
+        except OSError as e:
+            raise UserError("%s: cannot write: %s" % (args.png, e.strerror or e))
+        print("%s: %d PNG pages at %d dpi" % (args.png, len(names), args.dpi))
+    return 0
+
+
+def cmd_cards_show(args):
+    from layerlight.solver import Solver
+    from layerlight_tools import cards, show
+    d = _open(args.deck)
+    found = None
+    for i in range(d.count):
+        m = d.mission(i)
+        if m.id == args.mission:
+            found = m
+            break
+    if found is None:
+        raise UserError("%s: no mission %d (the deck has ids %d to %d)" % (
+            args.deck, args.mission, d.mission(0).id if d.count else 0, d.mission(d.count - 1).id if d.count else 0))
+    m = found
+    colour = show.use_colour() if args.color == "auto" else args.color == "always"
+    chars = ["."] + d.colour_chars
+    sols = Solver(d.layers).solutions(m.pattern, m.level)
+    n = d.size
+    print("mission %d of %s: level %d, difficulty %.3f, %d solution%s" % (
+        m.id, d.name or args.deck, m.level, m.difficulty, len(sols), "" if len(sols) == 1 else "s"))
+    for line in show.grid_lines(m.pattern, n, chars, d.colours, colour):
+        print("  " + line)
+    print()
+    print("shown on the device (bottom first):")
+    for line in show.solution_lines(d.layers, m.solution, n, chars, d.colours, colour):
+        print("  " + line)
+    print()
+    print("every solution (bottom first):")
+    for k, s in enumerate(sols[:args.limit] if args.limit else sols):
+        print("  %3d. %s" % (k + 1, show.solution_text(d.layers, s)))
+    if args.limit and len(sols) > args.limit:
+        print("  ... and %d more (--limit 0 lists them all)" % (len(sols) - args.limit))
+    if len(sols) != m.solution_count:
+        print("warning: the deck says %d solutions" % m.solution_count)
+        return 1
     return 0
 
 
 def register(sub):
-    c = sub.add_parser("cards", help="mission decks").add_subparsers(dest="cards_command", required=True)
-    b = c.add_parser("build", help="build a deck from a layer-set file")
-    b.add_argument("set", help="layer-set TOML file")
+    c = sub.add_parser("cards", help="mission decks: build, check, export, render, show").add_subparsers(
+        dest="cards_command", required=True)
+    b = c.add_parser("build", help="build a deck from a layer-set file (every stacking of 1-5 layers)")
+    b.add_argument("set", help="layer-set TOML file (shared/spec/layer-sets.md)")
     b.add_argument("-o", "--output", required=True, help="deck file to write")
     b.add_argument("--per-level", type=int, default=60, help="missions per level (default 60)")
-    b.add_argument("--seed", type=int, default=1, help="seed for the random search (default 1)")
+    b.add_argument("--max-level", type=int, default=5, help="deepest level, 2-5 (default 5)")
+    b.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     b.set_defaults(func=cmd_cards_build)
     k = c.add_parser("check", help="re-verify every mission of a deck from scratch")
     k.add_argument("deck")
     k.set_defaults(func=cmd_cards_check)
+    e = c.add_parser("export", help="the deck as JSON with every solution")
+    e.add_argument("deck")
+    e.add_argument("--json", action="store_true", help="JSON as in shared/spec/layer-sets.md")
+    e.add_argument("-o", "--output", help="file to write (default: standard output)")
+    e.set_defaults(func=cmd_cards_export)
+    r = c.add_parser("render", help="printable mission cards and layers (PDF and/or PNG pages)")
+    r.add_argument("deck")
+    r.add_argument("-o", "--output", help="PDF file to write")
+    r.add_argument("--png", metavar="DIR", help="write the pages as PNG files into DIR")
+    r.add_argument("--dpi", type=int, default=150, help="PNG resolution (default 150)")
+    r.set_defaults(func=cmd_cards_render)
+    s = c.add_parser("show", help="one mission in colour in the terminal, with its solutions")
+    s.add_argument("deck")
+    s.add_argument("mission", type=int, help="mission id")
+    s.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    s.add_argument("--limit", type=int, default=40, help="list at most this many solutions (0: all)")
+    s.set_defaults(func=cmd_cards_show)

@@ -1,4 +1,4 @@
-"""`layerlight sim`: the device simulator, in the terminal or headless with a script."""
+"""`layerlight sim`: the device simulator, in the terminal, headless with a script, or in a web page."""
 
 import os
 import sys
@@ -31,6 +31,8 @@ def cmd_sim(args):
         raise UserError("layers needs 2 to 4 players")
     if args.deck is not None and not os.path.isfile(args.deck):
         raise UserError("--deck: no such file: %s" % args.deck)
+    if args.web:
+        return run_web(args, width, height)
     files = firmware_files.device_files(args.deck)
     if not args.headless:
         from layerlight_tools import term
@@ -56,8 +58,26 @@ def cmd_sim(args):
     return 0
 
 
+def run_web(args, width, height):
+    """`--web`: serve the page on localhost (the firmware runs in the browser's MicroPython)."""
+    from layerlight_tools.web import server
+
+    if args.headless:
+        raise UserError("--web and --headless do not go together")
+    if not 0 <= args.port <= 65535:
+        raise UserError("--port must be 0 to 65535 (0 = any free port)")
+    try:
+        site = server.Site(width, height, args.seed, args.game, args.players if args.game else 0, args.deck)
+    except server.SetupError as e:
+        raise UserError(str(e))
+    try:
+        return server.serve(site, args.port, open_browser=not args.no_open)
+    except OSError as e:
+        raise UserError("cannot serve on 127.0.0.1:%d: %s" % (args.port, e.strerror or e))
+
+
 def register(sub):
-    s = sub.add_parser("sim", help="run the device simulator (terminal, or --headless with a script)")
+    s = sub.add_parser("sim", help="run the device simulator (terminal, --headless with a script, or --web)")
     s.add_argument("--headless", action="store_true", help="no terminal UI: run --script and print state as JSON")
     s.add_argument("--script", help="script file for --headless ('-' = standard input)")
     s.add_argument("--game", help="start this mode directly with seats P1..PN and P1 first")
@@ -67,4 +87,7 @@ def register(sub):
     s.add_argument("--size", default="16x16", help="matrix size, e.g. 8x8, 16x16, 32x32")
     s.add_argument("--trace", action="store_true", help="print the state after every script line")
     s.add_argument("--frames", action="store_true", help="include the LED matrix in each state")
+    s.add_argument("--web", action="store_true", help="serve the simulator as a web page on localhost and open it")
+    s.add_argument("--port", type=int, default=8765, help="port for --web (default 8765; 0 = any free port)")
+    s.add_argument("--no-open", action="store_true", help="with --web: print the URL, do not open a browser")
     s.set_defaults(func=cmd_sim)

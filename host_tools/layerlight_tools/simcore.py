@@ -22,24 +22,70 @@ class ScriptError(Exception):
         self.line_no = line_no
 
 
+class PowerCut(BaseException):
+    """The simulated power went off in the middle of a flash write.
+
+    A BaseException, so that the firmware's own `except Exception` guards do
+    not catch it: on a real device nothing runs after the power is gone.
+    """
+
+
 class MemoryStorage:
-    """Files in a dict: the simulator's flash."""
+    """Files in a dict: the simulator's flash, with faults to inject.
+
+    Every file-system write counts (`writes`); `fault = (n, how)` strikes the
+    n-th one (0-based): 'fail' (the flash refuses: OSError), 'cut' (the power
+    goes before it), 'partial' or 'empty' (the power goes while writing: the
+    file is left half written or empty).
+    """
 
     def __init__(self, files=None):
         self.files = dict(files or {})
+        self.writes = 0
+        self.fault = None
+        self.saved = []  # (name, data) of every completed write_atomic, for tests
+        self.cut_during = None  # (name, data) of the write a power cut struck
 
     def open_read(self, name):
         if name not in self.files:
             raise OSError(2, "no such file: " + name)
         return io.BytesIO(self.files[name])
 
-    def read_text(self, name):
+    def read_bytes(self, name):
         if name not in self.files:
             raise OSError(2, "no such file: " + name)
-        return self.files[name].decode()
+        return self.files[name]
+
+    def read_text(self, name):
+        return self.read_bytes(name).decode()
+
+    def _write(self, name, data):
+        n = self.writes
+        self.writes += 1
+        if self.fault is not None and self.fault[0] == n:
+            how = self.fault[1]
+            self.cut_during = (name, data)
+            if how == "fail":
+                raise OSError(28, "no space left on device")
+            if how == "partial" and data is not None:
+                self.files[name] = bytes(data[:len(data) // 2])
+            elif how == "empty" and data is not None:
+                self.files[name] = b""
+            raise PowerCut()
 
     def write_atomic(self, name, data):
-        self.files[name] = bytes(data)
+        tmp = name + ".new"
+        self._write(tmp, data)
+        self.files[tmp] = bytes(data)
+        self._write(name, None)  # the rename
+        self.files[name] = self.files.pop(tmp)
+        self.saved.append((name, bytes(data)))
+
+    def remove(self, name):
+        for path in (name, name + ".new"):
+            if path in self.files:
+                self._write(path, None)
+                del self.files[path]
 
     def listdir(self, name=""):
         prefix = name.rstrip("/") + "/" if name else ""
@@ -102,11 +148,15 @@ class SimHardware:
             self._log(line)
 
 
-def make_device(files, width=16, height=16, seed=1, game=None, players=2, log=None):
-    """A Device on simulated hardware, optionally already in a game with seats P1..Pn and P1 first."""
+def make_device(files, width=16, height=16, seed=1, game=None, players=2, log=None, storage=None):
+    """A Device on simulated hardware, optionally already in a game with seats P1..Pn and P1 first.
+
+    Pass `storage` (a MemoryStorage) to boot again over the same flash, as after a power cut.
+    """
     from layerlight.app import Device, load_config
 
-    storage = MemoryStorage(files)
+    if storage is None:
+        storage = MemoryStorage(files)
     hw = SimHardware(width, height, storage, log)
     cfg = load_config(storage, hw.log)
     cfg["width"] = width

@@ -1,0 +1,519 @@
+# The flow shared by the racing games at the table (Layers, Layers+):
+# join -> first_player -> rounds of [round_tile] -> choose_deck -> race ->
+# verify -> [steal] -> scores, then final. A game module subclasses TableGame
+# and fills in what differs: levels, what a press takes, how rewards are given.
+#
+# Pure game state: time and button events come in as arguments; nothing here
+# touches hardware, files or a clock. What must survive a power cut is listed
+# in PERSIST; the device saves snapshot() whenever `dirty` is set.
+
+from layerlight import buttons, screens
+from layerlight.screens import Layout
+
+ROUNDS = 6
+FIRST_PLAYER_MS = 1800
+TALLY_STEP_MS = 150
+SOLUTION_STEP_MS = 800
+LAST_SECONDS_MS = 5000
+RESUME_MIN_MS = 10000  # a race resumed after a power cut gets at least this much time
+CHECKPOINT_MS = 5000   # a running timer is saved this often, so a resume is fair
+
+
+class TableGame:
+    name = "table"
+    levels = (3, 4, 5)
+    round_tiles = False
+    beep_window = LAST_SECONDS_MS  # the timer beeps every second in its last part
+    HANDLERS = {}  # phase -> handler, filled in below the class
+    DRAWERS = {}   # phase -> screen
+    # what a saved game holds (plus the time left on a running timer)
+    PERSIST = ("phase", "round", "seats", "joined", "first", "scores", "finish_order", "verdicts",
+               "level", "mission_ref", "piles", "pending", "taker", "tiles", "tokens_left")
+
+    def __init__(self, ctx, seats=None, first_player=None, saved=None):
+        self.ctx = ctx
+        self.deck = ctx.deck
+        self.rng = ctx.rng
+        self.sound = ctx.sound
+        self.timer_total = ctx.cfg["timer_s"] * 1000
+        self.done = False
+        self.dirty = False          # something worth saving changed
+        self.outbox = []            # other files to save: (name, object)
+        self.phase = "join"
+        self.round = 0
+        self.seats = []
+        self.joined = 0
+        self.first = -1             # seat of this round's first player (-1: not drawn yet)
+        self.scores = [0, 0, 0, 0]
+        self.shown = [0, 0, 0, 0]   # scores as the tally animation shows them
+        self.mission = None
+        self.mission_ref = None     # (level, position in that level) of the mission on show
+        self.finish_order = []
+        self.verdicts = []
+        self.timer_end = -1         # game time when the running timer ends (-1: none)
+        self.timer_left = None
+        self.timer_length = 0
+        self.level = 0
+        self.since = 0
+        self.tiles = []
+        self.tile = None
+        self.tokens_left = []
+        self.solution_from = -1     # when B was held to show the solution (-1: not shown)
+        self.pending = []           # rewards still to give: [seat, reward]
+        self.taker = -1             # the seat taking a point in the steal phase
+        self.last_beep = 0
+        self.resume_left = None
+        self.colours = [screens.BACKGROUND_LED] + [(r << 16) | (g << 8) | b for r, g, b in self.deck.colours[1:]]
+        self.layout = None
+        self._stack = bytearray(self.deck.size * self.deck.size)
+        self._stack_step = -1
+        self._race_bg = None        # the race screen without the sand: drawn once per mission
+        self._race_bg_key = -1
+        if saved is not None:
+            self.restore(saved)
+            return
+        self._shuffle_decks()
+        self.setup()
+        if seats is not None:
+            self.seats = sorted(seats)
+            for s in self.seats:
+                self.joined |= 1 << s
+            if first_player is not None and first_player >= 0:
+                self.first = first_player
+                self.start_round(0)
+            else:
+                self._draw_first(0)
+
+    # --- set-up and saving ----------------------------------------------
+
+    def setup(self):
+        """Per-game extras (round tiles...): a subclass fills this in."""
+
+    def _shuffle_decks(self):
+        self.piles = {}
+        for level in self.levels:
+            order = list(range(self.deck.level_count(level)))
+            self.rng.shuffle(order)
+            self.piles[str(level)] = order  # str keys: the snapshot goes through JSON
+
+    def available_levels(self):
+        return [lv for lv in self.levels if self.deck.level_count(lv) > 0]
+
+    def changed(self):
+        self.dirty = True
+
+    def snapshot(self):
+        """What a saved game holds (plain data for JSON)."""
+        snap = {}
+        for key in self.PERSIST:
+            snap[key] = getattr(self, key)
+        snap["timer_left"] = self.timer_left
+        snap["timer_length"] = self.timer_length
+        return snap
+
+    def restore(self, snap):
+        """Back to a snapshot. A running timer restarts fairly: with the time that
+        was left at its last checkpoint (saved every CHECKPOINT_MS), and never
+        less than RESUME_MIN_MS, so the table can pick up where it was."""
+        for key in self.PERSIST:
+            setattr(self, key, snap[key])
+        self.shown = list(self.scores)
+        if self.mission_ref is not None:
+            self.mission = self.deck.level_mission(self.mission_ref[0], self.mission_ref[1])
+        if self.round_tiles and self.round >= 1 and self.phase not in ("join", "first_player", "final"):
+            self.tile = self.tiles[self.round - 1]
+        left = snap.get("timer_left")
+        self.timer_length = snap.get("timer_length") or self.timer_total
+        if left is not None:
+            self.resume_left = max(left, min(RESUME_MIN_MS, self.timer_length))
+        else:
+            self.resume_left = None
+        self.timer_left = None
+        self.timer_end = -1
+
+    def resumed(self, now):
+        """Called once when a restored game starts running again at game time `now`."""
+        if self.resume_left is not None:
+            self.start_timer(now, self.resume_left, self.timer_length)
+        self.since = now
+
+    # --- the protocol ---------------------------------------------------
+
+    def state(self):
+        return {
+            "game": self.name,
+            "phase": self.phase,
+            "round": self.round or None,
+            "players": len(self.seats),
+            "seats": [s + 1 for s in self.seats],
+            "first_player": None if self.first < 0 else self.first + 1,
+            "scores": [self.scores[s] for s in self.seats],
+            "mission": None if self.mission is None else {"id": self.mission.id, "level": self.mission.level},
+            "finish_order": [s + 1 for s in self.finish_order],
+            "round_tile": self.round_tile_state(),
+            "tokens": self.tokens_state(),
+            "timer_ms": self.timer_left,
+            "level": self.level if self.phase == "choose_deck" else None,
+            "taker": self.taker + 1 if self.phase == "steal" else None,
+            "verifying": self.finish_order[len(self.verdicts)] + 1 if self.phase == "verify" else None,
+        }
+
+    def round_tile_state(self):
+        return None
+
+    def tokens_state(self):
+        return None
+
+    def handle(self, ev, now):
+        kind = buttons.kind_of(ev)
+        b = buttons.button_of(ev)
+        if kind == buttons.PRESS and b != buttons.A and b != buttons.B:
+            self.seat_pressed(b, now)
+            return
+        if kind == buttons.PRESS:
+            self.sound.play("tick", now)  # every press answers at once
+            return
+        self.HANDLERS[self.phase](self, kind, b, now)
+
+    def tick(self, now):
+        if self.phase == "first_player" and now - self.since >= FIRST_PLAYER_MS:
+            self.start_round(now)
+        elif self.phase == "race":
+            self.race_clock(now)
+        for s in range(4):
+            if self.shown[s] != self.scores[s] and now - self.since >= TALLY_STEP_MS:
+                self.shown[s] += 1 if self.scores[s] > self.shown[s] else -1
+                self.since = now
+                self.sound.play("tick", now)
+
+    def draw(self, fb, now):
+        if self.phase != "race":
+            fb.clear()
+        # a dict of plain functions: no bound method or name string is made per frame
+        self.DRAWERS[self.phase](self, fb, now)
+
+    def show_scores(self, now):
+        """The pause menu's SCORES: the tally screen until A."""
+        if self.phase in ("round_tile", "choose_deck"):
+            self.scores_then = self.phase
+            self.phase = "scores"
+
+    # --- seats and buttons ----------------------------------------------
+
+    def seat_pressed(self, seat, now):
+        if self.phase == "join":
+            self.joined ^= 1 << seat
+            self.seats = [s for s in range(4) if self.joined & (1 << s)]
+            self.sound.play("join" if self.joined & (1 << seat) else "tick", now)
+        elif self.phase == "race":
+            self.race_press(seat, now)
+        elif self.phase == "steal":
+            self.steal_from(seat, now)
+        elif self.phase == "verify" and seat in self.seats and seat not in self.finish_order:
+            self.sound.play("refused", now)  # too late: the race is over
+        else:
+            self.sound.play("tick", now)
+
+    def on_join(self, kind, b, now):
+        if kind == buttons.RELEASE and b == buttons.A:
+            if len(self.seats) >= 2:
+                self._draw_first(now)
+            else:
+                self.sound.play("refused", now)
+
+    def _draw_first(self, now):
+        self.first = self.seats[self.rng.below(len(self.seats))]
+        self.phase = "first_player"
+        self.since = now
+        self.sound.play("reveal", now)
+
+    def on_nothing(self, kind, b, now):
+        pass
+
+    # --- a round --------------------------------------------------------
+
+    def start_round(self, now):
+        self.round += 1
+        if self.round > 1:
+            i = self.seats.index(self.first)
+            self.first = self.seats[(i + 1) % len(self.seats)]
+        self.mission = None
+        self.mission_ref = None
+        self.finish_order = []
+        self.verdicts = []
+        self.stop_timer()
+        self.since = now
+        self.round_started(now)
+        self.changed()
+
+    def round_started(self, now):
+        """What a round shows first: a subclass with round tiles shows the tile."""
+        self.choose_deck(now)
+
+    def choose_deck(self, now):
+        self.phase = "choose_deck"
+        levels = self.available_levels()
+        if not levels:
+            self.ctx.log("deck has no missions for " + self.name)
+            self.sound.play("error", now)
+            self.done = True
+            return
+        if self.level not in levels:
+            self.level = levels[0]
+
+    def on_choose_deck(self, kind, b, now):
+        if kind != buttons.RELEASE:
+            return
+        levels = self.available_levels()
+        if b == buttons.B:
+            self.level = levels[(levels.index(self.level) + 1) % len(levels)]
+        elif b == buttons.A:
+            self.reveal(now)
+
+    def draw_mission(self, level):
+        """The next mission of a level's shuffled pile (a pile that runs out is shuffled again)."""
+        pile = self.piles[str(level)]
+        if not pile:
+            pile.extend(range(self.deck.level_count(level)))
+            self.rng.shuffle(pile)
+        self.mission_ref = [level, pile.pop()]
+        self.mission = self.deck.level_mission(level, self.mission_ref[1])
+
+    def reveal(self, now):
+        self.draw_mission(self.level)
+        self.phase = "race"
+        self.since = now
+        self.race_started(now)
+        self.sound.play("reveal", now)
+        self.changed()
+
+    def race_started(self, now):
+        """Set-up at the start of a race (tokens...)."""
+
+    def start_timer(self, now, left, length):
+        self.timer_end = now + left
+        self.timer_left = left
+        self.timer_length = length
+        self.last_beep = self.timer_end - self.beep_window
+        while self.last_beep < now:
+            self.last_beep += 1000
+
+    def stop_timer(self):
+        self.timer_end = -1
+        self.timer_left = None
+
+    def race_press(self, seat, now):
+        if seat not in self.seats or seat in self.finish_order:
+            self.sound.play("tick", now)
+            return
+        self.finish_order.append(seat)
+        self.sound.play("finish", now)
+        self.pressed(seat, now)
+        if len(self.finish_order) == len(self.seats):
+            self.end_race(now)
+        self.changed()
+
+    def pressed(self, seat, now):
+        """A seat finished; Layers starts the sand on the first press."""
+        if self.timer_end < 0:
+            self.start_timer(now, self.timer_total, self.timer_total)
+
+    def race_clock(self, now):
+        if self.timer_end < 0:
+            return
+        left = max(0, self.timer_end - now)
+        if left // CHECKPOINT_MS != self.timer_left // CHECKPOINT_MS:
+            self.changed()  # a checkpoint of the sand, for a fair resume
+        self.timer_left = left
+        if left == 0:
+            self.sound.play("timeout", now)
+            self.end_race(now)
+            self.changed()
+        elif now >= self.last_beep:
+            self.sound.play("beep", now)
+            self.last_beep += 1000
+
+    def on_race(self, kind, b, now):
+        # Nobody can make it and nobody has pressed: hold B to give the mission up.
+        if kind == buttons.HOLD and b == buttons.B and not self.finish_order:
+            self.sound.play("wrong", now)
+            self.end_race(now)
+            self.changed()
+
+    def end_race(self, now):
+        self.stop_timer()
+        self.solution_from = -1
+        if self.finish_order:
+            self.phase = "verify"
+        else:
+            self.give_rewards(now)
+
+    def on_verify(self, kind, b, now):
+        if b == buttons.B and kind == buttons.HOLD:
+            self.solution_from = now
+            return
+        if b == buttons.B and kind == buttons.HELD_UP:
+            self.solution_from = -1
+            return
+        if kind != buttons.RELEASE or b not in (buttons.A, buttons.B):
+            return
+        ok = b == buttons.A
+        self.verdicts.append(ok)
+        self.sound.play("ok" if ok else "wrong", now)
+        if len(self.verdicts) == len(self.finish_order):
+            self.give_rewards(now)
+        self.changed()
+
+    # --- rewards --------------------------------------------------------
+
+    def correct_finishers(self):
+        return [s for s, ok in zip(self.finish_order, self.verdicts) if ok]
+
+    def give_rewards(self, now):
+        """Rewards for the correct finishers: a subclass says what they are."""
+        self.pending = []
+        self.next_reward(now)
+
+    def next_reward(self, now):
+        while self.pending:
+            seat, reward = self.pending.pop(0)
+            if reward == "M":
+                self.scores[seat] += self.mission.level
+            elif reward == "S":
+                if self.steal_targets(seat):
+                    self.taker = seat
+                    self.phase = "steal"
+                    return
+                self.ctx.log("P%d: nobody has a point to take" % (seat + 1))
+            else:
+                self.scores[seat] += reward
+        self.taker = -1
+        self.phase = "scores"
+        self.since = now
+
+    def steal_targets(self, taker):
+        return [s for s in self.seats if s != taker and self.scores[s] >= 1]
+
+    def steal_from(self, seat, now):
+        if seat in self.steal_targets(self.taker):
+            self.scores[seat] -= 1
+            self.scores[self.taker] += 1
+            self.sound.play("steal", now)
+            self.next_reward(now)
+            self.changed()
+        else:
+            self.sound.play("refused", now)
+
+    def on_scores(self, kind, b, now):
+        if kind == buttons.RELEASE and b == buttons.A:
+            self.shown = list(self.scores)
+            back = getattr(self, "scores_then", None)
+            if back:  # only looking at the scores from the pause menu
+                self.scores_then = None
+                self.phase = back
+            elif self.round >= ROUNDS:
+                self.phase = "final"
+                self.mission = None
+                self.mission_ref = None
+                self.tile = None
+                self.sound.play("fanfare", now)
+                self.changed()
+            else:
+                self.start_round(now)
+
+    def winners(self):
+        best = max(self.scores[s] for s in self.seats)
+        return [s for s in self.seats if self.scores[s] == best]
+
+    def on_final(self, kind, b, now):
+        if kind == buttons.RELEASE and b == buttons.A:
+            self.done = True
+
+    # --- screens ----------------------------------------------------------
+
+    def set_screen(self, fb):
+        """The frame buffer this mode will draw into; layouts are computed for it."""
+        self.layout = Layout(fb.width, fb.height, self.deck.size, fb)
+        self._race_bg = bytearray(len(fb.buf))
+        self._race_bg_key = -1
+
+    def draw_join(self, fb, now):
+        screens.join(fb, self.joined, now)
+
+    def draw_first_player(self, fb, now):
+        # spin around the seats, slowing down, and land on the drawn one
+        t = now - self.since
+        if t < FIRST_PLAYER_MS - 600:
+            k = self.seats.index(self.first) + (t * t) // 90000
+            screens.seat_spotlight(fb, self.seats[k % len(self.seats)], now, False)
+        else:
+            screens.first_player(fb, self.first, now)
+
+    def draw_choose_deck(self, fb, now):
+        screens.choose_deck(fb, self.level, self.available_levels(), self.first, now)
+
+    def draw_race(self, fb, now):
+        # The pattern and finish markers change only on a press: keep them in a
+        # background copy and restore it with one slice copy; only the sand is
+        # drawn every frame.
+        key = (self.mission.id * 8 + len(self.finish_order)) * 1024 + fb.generation % 1024
+        if key != self._race_bg_key:
+            fb.clear()
+            screens.pattern(fb, self.layout, self.mission.pattern, self.colours)
+            self.draw_race_marks(fb)
+            self.layout.mark_busy(fb)
+            self._race_bg[:] = fb.buf
+            self._race_bg_key = key
+        else:
+            fb.buf[:] = self._race_bg
+        if self.timer_left is not None:
+            screens.timer_ring(fb, self.layout, self.timer_left, self.timer_length, now)
+
+    def draw_race_marks(self, fb):
+        screens.finish_markers(fb, self.finish_order)
+
+    def draw_verify(self, fb, now):
+        if self.solution_from >= 0:
+            self.draw_solution(fb, now)
+            return
+        screens.pattern(fb, self.layout, self.mission.pattern, self.colours)
+        seat = self.finish_order[len(self.verdicts)]
+        screens.seat_spotlight(fb, seat, now)
+
+    def draw_solution(self, fb, now):
+        """The solution stacking up one layer at a time, bottom first, then the whole for a beat."""
+        sol = self.mission.solution
+        step = ((now - self.solution_from) // SOLUTION_STEP_MS) % (len(sol) + 1)
+        if step != self._stack_step:
+            self._stack_step = step
+            screens.stack_up(self._stack, self.deck.layers, sol, min(step + 1, len(sol)))
+        screens.pattern(fb, self.layout, self._stack, self.colours)
+        for k in range(step + 1):
+            fb.pixel(1 + 2 * k, 0, screens.WHITE)
+
+    def draw_steal(self, fb, now):
+        screens.scores(fb, self.seats, self.scores, now, self.taker)
+        screens.seat_spotlight(fb, self.taker, now)
+        for s in self.steal_targets(self.taker):
+            screens.side_bar(fb, s, screens.SEAT_COLOURS[s] if (now // 150) % 2 else 0, 2)
+
+    def draw_scores(self, fb, now):
+        screens.scores(fb, self.seats, self.shown, now)
+
+    def draw_final(self, fb, now):
+        screens.scores(fb, self.seats, self.scores, now)
+        for s in self.winners():
+            screens.seat_spotlight(fb, s, now)
+
+
+# Phase -> handler and phase -> screen, looked up without allocating.
+TableGame.HANDLERS.update({
+    "join": TableGame.on_join, "first_player": TableGame.on_nothing, "choose_deck": TableGame.on_choose_deck,
+    "race": TableGame.on_race, "verify": TableGame.on_verify, "steal": TableGame.on_nothing,
+    "scores": TableGame.on_scores, "final": TableGame.on_final,
+})
+TableGame.DRAWERS.update({
+    "join": TableGame.draw_join, "first_player": TableGame.draw_first_player,
+    "choose_deck": TableGame.draw_choose_deck, "race": TableGame.draw_race, "verify": TableGame.draw_verify,
+    "steal": TableGame.draw_steal, "scores": TableGame.draw_scores, "final": TableGame.draw_final,
+})

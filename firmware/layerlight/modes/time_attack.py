@@ -1,0 +1,273 @@
+# Time attack (solo): as many missions as possible before the clock runs out.
+#
+# A starts the clock (3:00, a setting). Pick a deck (B cycles the level and A
+# reveals, or P1..P4 pick levels 2..5 directly where that deck exists). A scores
+# the mission when it is made (hold B first to see the solution and check);
+# a short B skips it. When the clock ends, a mission in progress does not
+# count. Score = sum of the levels done; the rating comes from the Layers+
+# table; the personal best of each variant is kept on flash by the device.
+
+from layerlight import buttons, font, screens
+from layerlight.modes.table import SOLUTION_STEP_MS
+from layerlight.screens import Layout
+
+RATINGS = ((10, "TRY HARDER!"), (20, "NOT BAD, YOU COULD DO BETTER"), (30, "THAT WAS PRETTY GOOD"),
+           (40, "GREAT RESULT!"), (50, "IMPRESSIVE!"), (1 << 30, "WHAT A GENIUS!"))
+LAST_SECONDS_MS = 5000
+RESUME_MIN_MS = 10000
+CHECKPOINT_MS = 10000  # the clock is saved this often, so a resume is fair
+
+
+def rating(score):
+    """The Layers+ rulebook's verdict on a time-attack score."""
+    for top, words in RATINGS:
+        if score <= top:
+            return words
+    return RATINGS[-1][1]
+
+
+class Mode:
+    name = "time-attack"
+    levels = (3, 4, 5)
+    HANDLERS = {}
+    DRAWERS = {}
+    PERSIST = ("phase", "score", "done_count", "level", "mission_ref", "piles", "best_before")
+
+    def __init__(self, ctx, seats=None, first_player=None, saved=None):
+        self.ctx = ctx
+        self.deck = ctx.deck
+        self.rng = ctx.rng
+        self.sound = ctx.sound
+        self.clock_total = ctx.cfg["attack_s"] * 1000
+        self.done = False
+        self.dirty = False
+        self.outbox = []
+        self.phase = "ready"
+        self.score = 0
+        self.done_count = 0
+        self.level = self.available_levels()[0] if self.available_levels() else 0
+        self.mission = None
+        self.mission_ref = None
+        self.clock_end = -1
+        self.clock_left = None
+        self.resume_left = None
+        self.last_beep = 0
+        self.since = 0
+        self.solution_from = -1
+        self.best_before = ctx.bests.get(self.name, 0)
+        self.new_best = False
+        self.colours = [screens.BACKGROUND_LED] + [(r << 16) | (g << 8) | b for r, g, b in self.deck.colours[1:]]
+        self.layout = None
+        self._stack = bytearray(self.deck.size * self.deck.size)
+        self._stack_step = -1
+        self.piles = {}
+        if saved is not None:
+            self.restore(saved)
+            return
+        for level in self.levels:
+            order = list(range(self.deck.level_count(level)))
+            self.rng.shuffle(order)
+            self.piles[str(level)] = order
+
+    def available_levels(self):
+        return [lv for lv in self.levels if self.deck.level_count(lv) > 0]
+
+    # --- saving -----------------------------------------------------------
+
+    def snapshot(self):
+        snap = {}
+        for key in self.PERSIST:
+            snap[key] = getattr(self, key)
+        snap["clock_left"] = self.clock_left
+        return snap
+
+    def restore(self, snap):
+        """Back to a snapshot; the clock goes on with what was left at the last save."""
+        for key in self.PERSIST:
+            setattr(self, key, snap[key])
+        if self.mission_ref is not None:
+            self.mission = self.deck.level_mission(self.mission_ref[0], self.mission_ref[1])
+        left = snap.get("clock_left")
+        self.resume_left = None if left is None else max(left, min(RESUME_MIN_MS, self.clock_total))
+
+    def resumed(self, now):
+        if self.resume_left is not None and self.phase in ("choose_deck", "solve"):
+            self._start_clock(now, self.resume_left)
+
+    # --- the protocol -------------------------------------------------------
+
+    def state(self):
+        return {
+            "game": self.name, "phase": self.phase, "round": None, "players": 1, "seats": [1],
+            "first_player": None, "scores": [self.score],
+            "mission": None if self.mission is None else {"id": self.mission.id, "level": self.mission.level},
+            "finish_order": [], "round_tile": None, "tokens": None, "timer_ms": self.clock_left,
+            "level": self.level if self.phase == "choose_deck" else None,
+            "missions_done": self.done_count,
+            "rating": rating(self.score) if self.phase == "result" else None,
+            "best": max(self.best_before, self.score) if self.phase == "result" else self.best_before,
+            "new_best": self.new_best,
+        }
+
+    def handle(self, ev, now):
+        kind = buttons.kind_of(ev)
+        b = buttons.button_of(ev)
+        if kind == buttons.PRESS:
+            if b == buttons.A or b == buttons.B:
+                self.sound.play("tick", now)
+            elif self.phase == "choose_deck":
+                self.pick_level(2 + b, now)  # P1..P4 pick levels 2..5 directly
+            else:
+                self.sound.play("tick", now)
+            return
+        self.HANDLERS[self.phase](self, kind, b, now)
+
+    def tick(self, now):
+        if self.clock_end < 0:
+            return
+        left = max(0, self.clock_end - now)
+        if left // CHECKPOINT_MS != self.clock_left // CHECKPOINT_MS:
+            self.dirty = True
+        self.clock_left = left
+        if left == 0:
+            self.time_up(now)
+        elif now >= self.last_beep:
+            self.sound.play("beep", now)
+            self.last_beep += 1000
+
+    def draw(self, fb, now):
+        fb.clear()
+        self.DRAWERS[self.phase](self, fb, now)
+
+    def set_screen(self, fb):
+        self.layout = Layout(fb.width, fb.height, self.deck.size, fb)
+
+    # --- play -------------------------------------------------------------
+
+    def _start_clock(self, now, left):
+        self.clock_end = now + left
+        self.clock_left = left
+        self.last_beep = self.clock_end - LAST_SECONDS_MS
+        while self.last_beep < now:
+            self.last_beep += 1000
+
+    def on_ready(self, kind, b, now):
+        if kind == buttons.RELEASE and b == buttons.A and self.available_levels():
+            self._start_clock(now, self.clock_total)
+            self.phase = "choose_deck"
+            self.sound.play("reveal", now)
+            self.dirty = True
+
+    def on_choose_deck(self, kind, b, now):
+        if kind != buttons.RELEASE:
+            return
+        levels = self.available_levels()
+        if b == buttons.B:
+            self.level = levels[(levels.index(self.level) + 1) % len(levels)] if self.level in levels else levels[0]
+        elif b == buttons.A:
+            self.reveal(now)
+
+    def pick_level(self, level, now):
+        if level in self.available_levels():
+            self.level = level
+            self.reveal(now)
+        else:
+            self.sound.play("refused", now)
+
+    def reveal(self, now):
+        pile = self.piles[str(self.level)]
+        if not pile:
+            pile.extend(range(self.deck.level_count(self.level)))
+            self.rng.shuffle(pile)
+        self.mission_ref = [self.level, pile.pop()]
+        self.mission = self.deck.level_mission(self.level, self.mission_ref[1])
+        self.phase = "solve"
+        self.solution_from = -1
+        self.sound.play("reveal", now)
+        self.dirty = True
+
+    def on_solve(self, kind, b, now):
+        if b == buttons.B and kind == buttons.HOLD:
+            self.solution_from = now
+        elif b == buttons.B and kind == buttons.HELD_UP:
+            self.solution_from = -1
+        elif kind == buttons.RELEASE and b == buttons.A:
+            self.score += self.mission.level
+            self.done_count += 1
+            self.sound.play("ok", now)
+            self._next(now)
+        elif kind == buttons.RELEASE and b == buttons.B:
+            self.sound.play("wrong", now)  # skipped: no points
+            self._next(now)
+
+    def _next(self, now):
+        self.mission = None
+        self.mission_ref = None
+        self.phase = "choose_deck"
+        self.dirty = True
+
+    def time_up(self, now):
+        """The clock ran out: a mission in progress does not count."""
+        self.clock_end = -1
+        self.clock_left = 0
+        self.mission = None
+        self.mission_ref = None
+        self.phase = "result"
+        self.since = now
+        if self.score > self.best_before:
+            self.new_best = True
+            self.ctx.bests[self.name] = self.score
+            self.outbox.append(("bests.json", self.ctx.bests))
+            self.sound.play("fanfare", now)
+        else:
+            self.sound.play("timeout", now)
+        self.dirty = True
+
+    def on_result(self, kind, b, now):
+        if kind == buttons.RELEASE and b == buttons.A:
+            self.done = True
+
+    # --- screens ------------------------------------------------------------
+
+    def draw_clock(self, fb, now):
+        if self.clock_left is not None:
+            screens.timer_ring(fb, self.layout, self.clock_left, self.clock_total, now)
+
+    def draw_ready(self, fb, now):
+        w, h = fb.width, fb.height
+        font.draw_text(fb, "GO", (w - font.text_width("GO")) // 2, 2, screens.WHITE if (now // 500) % 2 else screens.DIM)
+        if self.best_before:
+            font.draw_number(fb, self.best_before, 1, h - 6, screens.RING)
+
+    def draw_choose_deck(self, fb, now):
+        screens.choose_deck(fb, self.level, self.available_levels(), 0, now)
+        self.draw_clock(fb, now)
+
+    def draw_solve(self, fb, now):
+        if self.solution_from >= 0:
+            self.draw_solution(fb, now)
+        else:
+            screens.pattern(fb, self.layout, self.mission.pattern, self.colours)
+        self.draw_clock(fb, now)
+
+    def draw_solution(self, fb, now):
+        sol = self.mission.solution
+        step = ((now - self.solution_from) // SOLUTION_STEP_MS) % (len(sol) + 1)
+        if step != self._stack_step:
+            self._stack_step = step
+            screens.stack_up(self._stack, self.deck.layers, sol, min(step + 1, len(sol)))
+        screens.pattern(fb, self.layout, self._stack, self.colours)
+
+    def draw_result(self, fb, now):
+        w, h = fb.width, fb.height
+        colour = screens.SEAT_COLOURS[3] if self.new_best and (now // 300) % 2 else screens.WHITE
+        font.draw_number(fb, self.score, 1, 1, colour, 0, 2 if w >= 16 else 1)
+        words = rating(self.score)
+        span = font.text_width(words) + w
+        font.draw_scrolling(fb, words, h - 6, screens.RING, ((now - self.since) // 90) % span - w)
+
+
+Mode.HANDLERS.update({"ready": Mode.on_ready, "choose_deck": Mode.on_choose_deck, "solve": Mode.on_solve,
+                      "result": Mode.on_result})
+Mode.DRAWERS.update({"ready": Mode.draw_ready, "choose_deck": Mode.draw_choose_deck, "solve": Mode.draw_solve,
+                     "result": Mode.draw_result})

@@ -1,0 +1,141 @@
+# Hardware self-test, driven from the PC by `layerlight doctor` through the
+# REPL; the game never imports it. Each call shows one thing on the matrix, or
+# waits for one button, or beeps, and returns a small result: the PC asks the
+# person what they see and turns the answers into config fixes.
+
+import gc
+import os
+
+from layerlight import config
+from layerlight.display import FrameBuffer, pixel_map
+from layerlight.hardware import open_hardware
+from layerlight.storage import FileStorage
+
+RED = 0xFF0000
+GREEN = 0x00FF00
+BLUE = 0x0000FF
+WHITE = 0xFFFFFF
+SEAT_COLOURS = (RED, BLUE, GREEN, 0xFFFF00, WHITE, WHITE)  # P1..P4, A, B
+WIRING = ("layout", "origin", "rotation", "flip_x", "flip_y", "color_order")
+SHOWN = ("board", "width", "height", "brightness", "sound", "matrix_pin", "buttons", "buzzer_pin") + WIRING
+
+
+class SelfTest:
+    """The board's hardware, opened with its settings (config errors raise ValueError naming the key)."""
+
+    def __init__(self):
+        self.log = []
+        self.cfg = config.load(FileStorage(""), self.log.append)
+        self.hw = open_hardware(self.cfg)
+        self.fb = self.hw.framebuffer()
+        self.w = self.fb.width
+        self.h = self.fb.height
+
+    def info(self):
+        """Settings, free heap and flash, and what the config loader complained about."""
+        gc.collect()
+        flash_free = flash_total = None
+        try:
+            st = os.statvfs("/")
+            flash_free = st[0] * st[4]
+            flash_total = st[1] * st[2]
+        except (AttributeError, OSError):
+            pass
+        cfg = {}
+        for k in SHOWN:
+            cfg[k] = self.cfg[k]
+        return {"heap_free": gc.mem_free(), "heap_used": gc.mem_alloc(), "flash_free": flash_free,
+                "flash_total": flash_total, "config": cfg, "log": self.log}
+
+    def remap(self, layout, origin, rotation, flip_x, flip_y, color_order):
+        """Draw with other wiring settings from now on (the PC tries its fixes with them)."""
+        table = pixel_map(self.w, self.h, layout, origin, rotation, flip_x, flip_y)
+        self.fb = FrameBuffer(self.w, self.h, table, self.cfg["brightness"], color_order)
+
+    def _show(self):
+        self.hw.show(self.fb)
+
+    def off(self):
+        self.fb.clear()
+        self._show()
+        self.hw.tone(0)
+
+    def fill(self, colour):
+        self.fb.rect(0, 0, self.w, self.h, colour)
+        self._show()
+
+    def lines(self):
+        """The top row green, the left column blue, the top-left pixel white."""
+        fb = self.fb
+        fb.clear()
+        for x in range(self.w):
+            fb.pixel(x, 0, GREEN)
+        for y in range(self.h):
+            fb.pixel(0, y, BLUE)
+        fb.pixel(0, 0, WHITE)
+        self._show()
+
+    def sweep(self, ms=40):
+        """Each row in turn, then each column, then every LED (white)."""
+        fb = self.fb
+        for y in range(self.h):
+            fb.clear()
+            fb.rect(0, y, self.w, 1, WHITE)
+            self._show()
+            self.hw.sleep_ms(ms)
+        for x in range(self.w):
+            fb.clear()
+            fb.rect(x, 0, 1, self.h, WHITE)
+            self._show()
+            self.hw.sleep_ms(ms)
+        self.fill(WHITE)
+
+    def seat(self, button):
+        """The edge in front of the seat whose button is asked for, in its colour (A, B: a dot)."""
+        fb = self.fb
+        w, h = self.w, self.h
+        fb.clear()
+        c = SEAT_COLOURS[button]
+        if button == 0:
+            fb.rect(0, h - 1, w, 1, c)
+        elif button == 1:
+            fb.rect(0, 0, 1, h, c)
+        elif button == 2:
+            fb.rect(0, 0, w, 1, c)
+        elif button == 3:
+            fb.rect(w - 1, 0, 1, h, c)
+        else:
+            fb.rect(w // 2 - 1, h // 2 - 1, 2, 2, c)
+        self._show()
+
+    def buttons_down(self):
+        return self.hw.read_buttons()
+
+    def wait_press(self, timeout_ms):
+        """The first button to go down (ignoring any held already), after it is let go; -1 on timeout."""
+        hw = self.hw
+        start = hw.ticks_ms()
+        held = hw.read_buttons()
+        while hw.ticks_diff(hw.ticks_ms(), start) < timeout_ms:
+            bits = hw.read_buttons()
+            new = bits & ~held
+            held &= bits
+            if new:
+                b = 0
+                while not new & (1 << b):
+                    b += 1
+                t = hw.ticks_ms()
+                while hw.read_buttons() & (1 << b) and hw.ticks_diff(hw.ticks_ms(), t) < 3000:
+                    hw.sleep_ms(5)
+                return b
+            hw.sleep_ms(5)
+        return -1
+
+    def beep(self):
+        """Three rising beeps (whatever the sound setting says)."""
+        hw = self.hw
+        for f in (880, 1320, 1760):
+            hw.tone(f)
+            hw.sleep_ms(150)
+            hw.tone(0)
+            hw.sleep_ms(80)

@@ -1,0 +1,24 @@
+"""`layerlight flash`: put the firmware, a board profile and the decks on a board."""
+
+
+def cmd_flash(args):
+    from layerlight_tools import flash
+    flash.flash(port=args.port, board_name=args.board, deck=args.deck, firmware_dir=args.firmware,
+                reset=not args.no_reset)
+    return 0
+
+
+def register(sub):
+    from layerlight import boards
+    f = sub.add_parser("flash", help="compile the firmware and copy it (only what changed) onto a board",
+                       description="Compiles the firmware to .mpy with the mpy-cross that matches the board's "
+                                   "MicroPython, copies only the files that changed (hashes compared on the "
+                                   "board), installs the board profile's settings and the decks, and restarts "
+                                   "the board. A flash cut off halfway leaves the old firmware running.")
+    f.add_argument("--port", help="serial port of the board (default: found by its USB id)")
+    f.add_argument("--board", choices=sorted(p for p in boards.PROFILES if boards.PROFILES[p]["platform"] == "micropython"),
+                   help="board profile for the settings (default: told by the board's chip)")
+    f.add_argument("--deck", help="a .deck file to install and use (default: the decks in firmware/decks)")
+    f.add_argument("--firmware", help="firmware tree to flash (default: this repository's firmware/)")
+    f.add_argument("--no-reset", action="store_true", help="leave the board in its REPL afterwards")
+    f.set_defaults(func=cmd_flash)

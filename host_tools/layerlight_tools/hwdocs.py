@@ -1,0 +1,149 @@
+"""hardware/: the generated files and the generated parts of hardware/README.md.
+
+`generated_files()` says what every generated file should contain now (from
+boards.py, bom.csv and the power model); `write()` brings hardware/ up to
+date (what `make hardware` runs) and `stale()` lists what is out of date
+(what the tests check). The README's generated parts sit between
+`<!-- generated: NAME -->` and `<!-- end: NAME -->` lines; the rest of it is
+written by hand.
+"""
+
+import csv
+import os
+import re
+
+from layerlight import boards
+from layerlight import power as model
+
+from layerlight_tools import firmware_files, wiring
+
+HARDWARE = os.path.join(firmware_files.REPO, "hardware")
+VARIANTS = ("8x8", "16x16", "32x32")
+BOM_FIELDS = ("variant", "part", "quantity", "example", "price_usd", "notes")
+SUPPLIES_MA = {"8x8": 3000, "16x16": 3000, "32x32": 10000}  # what the BOM lists for each variant
+
+_BLOCK = re.compile(r"(<!-- generated: ([a-z-]+) -->\n).*?(<!-- end: \2 -->)", re.S)
+
+
+class BomError(ValueError):
+    pass
+
+
+def read_bom(path=None):
+    """The rows of hardware/bom.csv, checked: quantity an int > 0, price a number, a known variant."""
+    path = path or os.path.join(HARDWARE, "bom.csv")
+    with open(path, newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        if tuple(reader.fieldnames or ()) != BOM_FIELDS:
+            raise BomError("bom.csv columns must be %s" % ",".join(BOM_FIELDS))
+        rows = []
+        for n, row in enumerate(reader, 2):
+            if row["variant"] not in ("all",) + VARIANTS:
+                raise BomError("bom.csv line %d: unknown variant %r" % (n, row["variant"]))
+            try:
+                row["quantity"] = int(row["quantity"])
+                row["price_usd"] = float(row["price_usd"])
+            except ValueError:
+                raise BomError("bom.csv line %d: quantity and price_usd must be numbers" % n)
+            if row["quantity"] <= 0 or row["price_usd"] < 0 or not row["part"] or not row["example"]:
+                raise BomError("bom.csv line %d: needs a part, an example, a quantity > 0 and a price" % n)
+            rows.append(row)
+    return rows
+
+
+def bom_rows(rows, variant):
+    return [r for r in rows if r["variant"] in ("all", variant)]
+
+
+def bom_total(rows, variant):
+    return sum(r["quantity"] * r["price_usd"] for r in bom_rows(rows, variant))
+
+
+def bom_table(rows, variant):
+    out = ["#### %s (%d LEDs): about %d USD" % (variant, _leds(variant), round(bom_total(rows, variant))), "",
+           "| part | qty | widely sold example | rough price (USD each) | notes |", "|---|---|---|---|---|"]
+    for r in bom_rows(rows, variant):
+        out.append("| %s | %d | %s | %.2f | %s |" % (r["part"], r["quantity"], r["example"], r["price_usd"],
+                                                       r["notes"]))
+    return "\n".join(out) + "\n"
+
+
+def _leds(variant):
+    w, h = variant.split("x")
+    return int(w) * int(h)
+
+
+def power_table():
+    """Worst cases and brightness caps of the three variants (the model's numbers only)."""
+    out = ["| matrix | LEDs | all white at 1.0 | all white at 0.25 | supply | cap for any picture "
+           "| cap the firmware applies | default 0.25 becomes |", "|---|---|---|---|---|---|---|---|"]
+    for v in VARIANTS:
+        n = _leds(v)
+        for supply in sorted({3000, SUPPLIES_MA[v]}):
+            any_cap = model.brightness_cap(n, supply, 1.0)
+            fw_cap = model.brightness_cap(n, supply)
+            out.append("| %s | %d | %.2f A | %.2f A | %.0f A | %.3f | %.3f | %.3f |" % (
+                v, n, model.led_ma(n, 1.0) / 1000, model.led_ma(n, 0.25) / 1000, supply / 1000,
+                any_cap, fw_cap, min(0.25, fw_cap)))
+    return "\n".join(out) + "\n"
+
+
+def readme_blocks():
+    rows = read_bom()
+    return {
+        "bom": "\n".join(bom_table(rows, v) for v in VARIANTS),
+        "power": power_table(),
+        "pins": wiring.pin_table(boards.DEFAULT),
+    }
+
+
+def fill_blocks(text, blocks):
+    """text with every generated block replaced by blocks[name] (unknown names are an error)."""
+    def repl(m):
+        name = m.group(2)
+        if name not in blocks:
+            raise KeyError("README.md has a generated block %r that nothing generates" % name)
+        return m.group(1) + blocks[name].rstrip("\n") + "\n" + m.group(3)
+    return _BLOCK.sub(repl, text)
+
+
+def generated_files(root=HARDWARE):
+    """{path relative to hardware/: the text it should hold}."""
+    files = {}
+    for name in boards.PROFILES:
+        files["wiring-%s.svg" % name] = wiring.wiring_svg(name)
+    files["pins.md"] = wiring.pin_tables()
+    files["wokwi/diagram.json"] = wiring.wokwi_diagram_text("pico")
+    readme = os.path.join(root, "README.md")
+    if os.path.exists(readme):
+        with open(readme, encoding="utf-8") as f:
+            files["README.md"] = fill_blocks(f.read(), readme_blocks())
+    return files
+
+
+def _current(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def stale(root=HARDWARE):
+    """Generated files that are missing or differ from what the generators make now."""
+    return sorted(rel for rel, text in generated_files(root).items()
+                  if _current(os.path.join(root, rel)) != text)
+
+
+def write(root=HARDWARE):
+    """Bring every generated file up to date; returns the ones rewritten."""
+    changed = []
+    for rel, text in sorted(generated_files(root).items()):
+        path = os.path.join(root, rel)
+        if _current(path) == text:
+            continue
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        changed.append(rel)
+    return changed

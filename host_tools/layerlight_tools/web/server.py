@@ -1,0 +1,189 @@
+"""The local server of `layerlight sim --web`.
+
+It serves, from 127.0.0.1 only: the page (web/page/), the MicroPython
+WebAssembly build of the pinned npm package, the firmware and the simulator's
+Python (copied by the page into the wasm filesystem), and the simulated
+device's flash (decks, config). A manifest lists them, with the options the
+device starts with. Nothing else is served, and the page loads nothing from
+anywhere else.
+"""
+
+import json
+import os
+import sys
+import threading
+import webbrowser
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from layerlight_tools import firmware_files
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PAGE = os.path.join(HERE, "page")
+TOOLS = os.path.dirname(HERE)
+WASM_PACKAGE = os.path.join(firmware_files.REPO, "node_modules", "@micropython", "micropython-webassembly-pyscript")
+
+TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".wasm": "application/wasm",
+    ".json": "application/json",
+    ".py": "text/x-python; charset=utf-8",
+    ".png": "image/png",
+}
+BINARY = "application/octet-stream"
+
+# the simulator's own Python, as the page puts it into the wasm filesystem
+SIM_MODULES = ("__init__.py", "simcore.py", "web/__init__.py", "web/webdevice.py")
+
+
+class SetupError(RuntimeError):
+    """Something the page needs is not installed."""
+
+
+def content_type(name):
+    return TYPES.get(os.path.splitext(name)[1], BINARY)
+
+
+class Site:
+    """Every URL the server answers, fixed when it starts (no path from a request reaches the disk)."""
+
+    def __init__(self, width=16, height=16, seed=1, game=None, players=0, deck=None):
+        for name in ("micropython.mjs", "micropython.wasm"):
+            if not os.path.isfile(os.path.join(WASM_PACKAGE, name)):
+                raise SetupError(
+                    "%s is missing: the pinned npm packages are not installed (run `make sim-web`, "
+                    "or `npm ci` in %s)" % (os.path.join(WASM_PACKAGE, name), firmware_files.REPO))
+        self.routes = {}  # url path -> (file path or bytes, content type)
+        for name in sorted(os.listdir(PAGE)):
+            self.routes["/" + name] = (os.path.join(PAGE, name), content_type(name))
+        self.routes["/"] = self.routes["/index.html"]
+        for name in ("micropython.mjs", "micropython.wasm"):
+            self.routes["/mpy/" + name] = (os.path.join(WASM_PACKAGE, name), content_type(name))
+        code = []
+        for rel in firmware_python():
+            url = "/code/firmware/" + rel
+            self.routes[url] = (os.path.join(firmware_files.FIRMWARE, rel), content_type(rel))
+            code.append({"url": url, "path": "/" + rel})
+        for rel in SIM_MODULES:
+            url = "/code/layerlight_tools/" + rel
+            self.routes[url] = (os.path.join(TOOLS, rel), content_type(rel))
+            code.append({"url": url, "path": "/lib/layerlight_tools/" + rel})
+        flash = []
+        for name, data in sorted(firmware_files.device_files(deck).items()):
+            url = "/flash/" + name
+            self.routes[url] = (data, content_type(name) if name.endswith(".json") else BINARY)
+            flash.append({"url": url, "name": name})
+        manifest = {
+            "code": code,
+            "flash": flash,
+            "device": {"width": width, "height": height, "seed": seed, "game": game or "", "players": players},
+        }
+        self.routes["/manifest.json"] = (json.dumps(manifest, indent=1).encode(), TYPES[".json"])
+
+    def get(self, path):
+        """(body bytes, content type) for a URL path, or None."""
+        route = self.routes.get(path.split("?", 1)[0])
+        if route is None:
+            return None
+        body, ctype = route
+        if isinstance(body, str):
+            # read on every request: an edited firmware file shows on reload
+            try:
+                with open(body, "rb") as f:
+                    body = f.read()
+            except OSError:
+                return None
+        return body, ctype
+
+
+def firmware_python():
+    """The firmware's .py files, relative to firmware/ with '/' separators, sorted."""
+    out = []
+    for root, dirs, files in os.walk(firmware_files.FIRMWARE):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in files:
+            if name.endswith(".py"):
+                rel = os.path.relpath(os.path.join(root, name), firmware_files.FIRMWARE)
+                out.append(rel.replace(os.sep, "/"))
+    return sorted(out)
+
+
+class Handler(BaseHTTPRequestHandler):
+    site = None       # set on the subclass made by make_server
+    quiet = True
+    server_version = "layerlight"
+
+    def do_GET(self):
+        self._answer(True)
+
+    def do_HEAD(self):
+        self._answer(False)
+
+    def _answer(self, with_body):
+        found = self.site.get(self.path)
+        if found is None:
+            self.send_error(HTTPStatus.NOT_FOUND)
+            return
+        body, ctype = found
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.end_headers()
+        if with_body:
+            self.wfile.write(body)
+
+    def log_message(self, fmt, *args):
+        if not self.quiet:
+            BaseHTTPRequestHandler.log_message(self, fmt, *args)
+
+
+def make_server(site, port=0, quiet=True):
+    """A ThreadingHTTPServer for `site` on 127.0.0.1:port (0 = a free port), not yet serving."""
+    handler = type("SiteHandler", (Handler,), {"site": site, "quiet": quiet})
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+    server.daemon_threads = True
+    return server
+
+
+def url_of(server):
+    host, port = server.server_address[:2]
+    return "http://%s:%d/" % (host, port)
+
+
+def start_in_thread(site, port=0):
+    """Serve in a background thread (tests); returns the server (call .shutdown())."""
+    server = make_server(site, port)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def has_desktop():
+    """False on a Linux/BSD without a display, where webbrowser would start a text browser in this terminal."""
+    if sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def serve(site, port, open_browser=True, out=sys.stdout):
+    """Serve until interrupted; prints the URL first, and opens it in the browser unless told not to."""
+    server = make_server(site, port)
+    url = url_of(server)
+    out.write("Layerlight simulator: %s  (Ctrl-C stops it)\n" % url)
+    out.flush()
+    if open_browser and has_desktop():
+        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+    elif open_browser:
+        out.write("(no desktop here to open a browser on: open the URL yourself)\n")
+        out.flush()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0

@@ -1,0 +1,352 @@
+"""Wiring documents generated from the firmware's one pin map (layerlight.boards).
+
+The SVG diagrams, the pin tables and the Wokwi diagram in hardware/ all come
+from here, so they cannot disagree with what the firmware drives: change a
+pin in boards.py, run `make hardware`, and every document follows (the tests
+fail until you do).
+"""
+
+import json
+from xml.sax.saxutils import escape
+
+from layerlight import boards
+
+# --- where each GPIO sits on the board's header ---------------------------
+
+# Raspberry Pi Pico and Pico 2 (same pinout): GPn -> physical pin 1..40
+PICO_HEADER = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15,
+               12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27,
+               22: 29, 26: 31, 27: 32, 28: 34}
+PICO_GND = (3, 8, 13, 18, 23, 28, 33, 38)  # Wokwi calls them GND.1 .. GND.8 in this order
+
+# ESP32-S3-DevKitC-1: left header J1 (USB ports at the bottom), GPIO -> J1 position
+ESP32S3_J1 = {4: 4, 5: 5, 6: 6, 7: 7, 15: 8, 16: 9, 17: 10, 18: 11, 8: 12, 3: 13, 46: 14,
+              9: 15, 10: 16, 11: 17, 12: 18, 13: 19, 14: 20}
+
+# Raspberry Pi 40-pin header: BCM GPIO -> physical pin
+RPI_HEADER = {2: 3, 3: 5, 4: 7, 17: 11, 27: 13, 22: 15, 10: 19, 9: 21, 11: 23, 5: 29, 6: 31,
+              13: 33, 19: 35, 26: 37, 14: 8, 15: 10, 18: 12, 23: 16, 24: 18, 25: 22, 8: 24,
+              7: 26, 12: 32, 16: 36, 20: 38, 21: 40}
+
+SEATS = {"P1": "P1, the seat at the bottom edge", "P2": "P2, left", "P3": "P3, top", "P4": "P4, right",
+         "A": "A: confirm / yes / next", "B": "B: cycle / no / back"}
+BUTTON_COLOURS = {"P1": "#e0282e", "P2": "#1f5fd6", "P3": "#25a244", "P4": "#f0b400", "A": "#eeeeee", "B": "#333333"}
+WOKWI_COLOURS = {"P1": "red", "P2": "blue", "P3": "green", "P4": "yellow", "A": "white", "B": "black"}
+WOKWI_KEYS = {"P1": "1", "P2": "2", "P3": "3", "P4": "4", "A": "a", "B": "b"}
+
+
+class PinMapError(ValueError):
+    """A pin of boards.py that is not on the board's header."""
+
+
+def pin_label(profile_name, pin):
+    """How the board's silkscreen names a pin of boards.py, e.g. 'GP16', 'GPIO18', 'GPIO18 (D18)'."""
+    if profile_name in ("pico", "pico2"):
+        return "GP%d" % pin
+    if profile_name == "esp32s3":
+        return "GPIO%d" % pin
+    if profile_name == "rpi":
+        return "GPIO%d (%s)" % (_bcm(pin), pin)
+    raise PinMapError("no header map for board %r" % profile_name)
+
+
+def header_position(profile_name, pin):
+    """Where that pin is on the header, e.g. 'pin 21' or 'J1-11'."""
+    if profile_name in ("pico", "pico2"):
+        table, fmt = PICO_HEADER, "pin %d"
+    elif profile_name == "esp32s3":
+        table, fmt = ESP32S3_J1, "J1-%d"
+    elif profile_name == "rpi":
+        table, fmt, pin = RPI_HEADER, "pin %d", _bcm(pin)
+    else:
+        raise PinMapError("no header map for board %r" % profile_name)
+    if pin not in table:
+        raise PinMapError("%s: GPIO %r is not on the header" % (profile_name, pin))
+    return fmt % table[pin]
+
+
+def _bcm(name):
+    if not (isinstance(name, str) and name[:1] == "D" and name[1:].isdigit()):
+        raise PinMapError("rpi: %r is not a board.Dn pin name" % (name,))
+    return int(name[1:])
+
+
+def power_pins(profile_name):
+    """(5 V in, GND) of the board: names and header positions, and how the 5 V gets there."""
+    if profile_name in ("pico", "pico2"):
+        return {"vin": "VSYS", "vin_at": "pin 39", "gnd": "GND", "gnd_at": "pin 38",
+                "vin_how": "from the 5 V rail through a 1N5819 Schottky diode (band towards the board), "
+                           "so USB and the supply can be plugged in together"}
+    if profile_name == "esp32s3":
+        return {"vin": "5V", "vin_at": "J1-21", "gnd": "GND", "gnd_at": "J1-22",
+                "vin_how": "from the 5 V rail through a 1N5819 Schottky diode (band towards the board), "
+                           "so USB and the supply can be plugged in together"}
+    if profile_name == "rpi":
+        return {"vin": "GND only", "vin_at": "-", "gnd": "GND", "gnd_at": "pin 6",
+                "vin_how": "the Pi keeps its own USB-C supply; never feed the matrix from the Pi's 5 V pins"}
+    raise PinMapError("no header map for board %r" % profile_name)
+
+
+def connections(profile_name):
+    """Every wire of one board profile, in pin-table order: dicts with
+    function, signal (the boards.py key), pin (boards.py value), label, at, to."""
+    p = boards.PROFILES[profile_name]
+    rows = [{
+        "function": "matrix data",
+        "signal": "matrix_pin",
+        "pin": p["matrix_pin"],
+        "to": "74AHCT125 1A (pin 2); its 1Y (pin 3) -> 330 ohm -> matrix DIN",
+    }]
+    for name in boards.BUTTON_NAMES:
+        rows.append({
+            "function": "button " + SEATS[name],
+            "signal": "buttons." + name,
+            "pin": p["buttons"][name],
+            "to": "button %s, other contact to GND (internal pull-up: no resistor)" % name,
+        })
+    rows.append({
+        "function": "buzzer",
+        "signal": "buzzer_pin",
+        "pin": p["buzzer_pin"],
+        "to": "passive piezo +, piezo - to GND",
+    })
+    for r in rows:
+        r["label"] = pin_label(profile_name, r["pin"])
+        r["at"] = header_position(profile_name, r["pin"])
+    return rows
+
+
+# --- pin tables ---------------------------------------------------------------
+
+def pin_table(profile_name):
+    """One board's pin table in Markdown."""
+    p = boards.PROFILES[profile_name]
+    pw = power_pins(profile_name)
+    out = ["### %s (`\"board\": \"%s\"`)" % (p["label"], profile_name), "",
+           "| function | pin | on the header | wire to |", "|---|---|---|---|"]
+    for r in connections(profile_name):
+        out.append("| %s | %s | %s | %s |" % (r["function"], r["label"], r["at"], r["to"]))
+    if pw["vin"] != "GND only":
+        out.append("| 5 V in | %s | %s | %s |" % (pw["vin"], pw["vin_at"], pw["vin_how"]))
+    else:
+        out.append("| power | - | - | %s |" % pw["vin_how"])
+    out.append("| ground | %s | %s (or any GND) | the supply's GND, common with the matrix and the 74AHCT125 |"
+               % (pw["gnd"], pw["gnd_at"]))
+    return "\n".join(out) + "\n"
+
+
+def pin_tables():
+    """Every profile's pin table (hardware/pins.md)."""
+    parts = ["# Pin tables", "",
+             "Generated from `firmware/layerlight/boards.py` by `make hardware`; do not edit.",
+             "Pins in `layerlight.json` (`matrix_pin`, `buttons`, `buzzer_pin`) override these.", ""]
+    for name in boards.PROFILES:
+        parts.append(pin_table(name))
+    return "\n".join(parts)
+
+
+# --- the SVG diagram ----------------------------------------------------------
+
+def _text(x, y, s, size=13, anchor="start", weight="normal", fill="#222"):
+    return '<text x="%d" y="%d" font-size="%d" text-anchor="%s" font-weight="%s" fill="%s">%s</text>' % (
+        x, y, size, anchor, weight, fill, escape(str(s)))
+
+
+def _line(points, colour, width=2.5):
+    return '<polyline points="%s" fill="none" stroke="%s" stroke-width="%s" stroke-linejoin="round"/>' % (
+        " ".join("%d,%d" % p for p in points), colour, width)
+
+
+def _box(x, y, w, h, fill="#f4f4f4", stroke="#333"):
+    return '<rect x="%d" y="%d" width="%d" height="%d" rx="6" fill="%s" stroke="%s" stroke-width="2"/>' % (
+        x, y, w, h, fill, stroke)
+
+
+def _dot(x, y, colour="#222"):
+    return '<circle cx="%d" cy="%d" r="4" fill="%s"/>' % (x, y, colour)
+
+
+def _gnd(x, y):
+    return _line([(x, y), (x, y + 8)], "#111", 2) + "".join(
+        _line([(x - w, y + 8 + 4 * i), (x + w, y + 8 + 4 * i)], "#111", 2) for i, w in enumerate((10, 6, 2)))
+
+
+def wiring_svg(profile_name, width=16, height=16):
+    """The wiring diagram of one board profile as an SVG document (text)."""
+    p = boards.PROFILES[profile_name]
+    rows = connections(profile_name)
+    pw = power_pins(profile_name)
+    GREEN, RED, BLACK, ORANGE = "#1a9641", "#d7191c", "#111111", "#e66101"
+    W, H = 1080, 720
+    out = ['<?xml version="1.0" encoding="UTF-8"?>',
+           '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
+           'font-family="DejaVu Sans, Helvetica, Arial, sans-serif">' % (W, H, W, H),
+           '<title>Layerlight wiring: %s</title>' % escape(p["label"]),
+           '<rect width="100%" height="100%" fill="white"/>',
+           _text(30, 36, "Layerlight wiring: " + p["label"], 20, weight="bold"),
+           _text(30, 58, "generated from firmware/layerlight/boards.py (\"board\": \"%s\") by make hardware"
+                 % profile_name, 12, fill="#666")]
+
+    # the controller, its pins on the right edge
+    cx, cy, cw = 40, 100, 250
+    row_y = [cy + 50 + 46 * i for i in range(len(rows))]
+    vin_y = row_y[-1] + 46
+    gnd_y = vin_y + 30
+    out.append(_box(cx, cy, cw, gnd_y + 24 - cy, "#e8f0e8"))
+    out.append(_text(cx + cw // 2, cy + 26, p["label"], 14 if len(p["label"]) <= 28 else 12, "middle", "bold"))
+    for r, y in zip(rows, row_y):
+        out.append(_text(cx + cw - 12, y - 4, r["label"], 14, "end", "bold"))
+        out.append(_text(cx + cw - 12, y + 12, r["at"], 11, "end", fill="#555"))
+        out.append(_text(cx + 12, y + 4, r["function"].split(",")[0].split(":")[0], 12, fill="#444"))
+    if pw["vin"] != "GND only":
+        out.append(_text(cx + cw - 12, vin_y + 4, "%s  %s" % (pw["vin"], pw["vin_at"]), 13, "end", "bold"))
+    out.append(_text(cx + cw - 12, gnd_y + 4, "GND  %s" % pw["gnd_at"], 13, "end", "bold"))
+
+    x0 = cx + cw   # the wires start here
+    sw = 600       # the buttons' left contact
+    gnd_x = 740    # the ground rail of the buttons and the buzzer
+    route_x = 1050  # the 5 V wire down the right edge to the controller
+
+    # data: pin -> 74AHCT125 -> 330 ohm -> matrix DIN
+    y = row_y[0]
+    out.append(_line([(x0, y), (350, y)], GREEN))
+    out.append(_box(350, y - 30, 130, 56, "#fff7e0"))
+    out.append(_text(415, y - 12, "74AHCT125", 13, "middle", "bold"))
+    out.append(_text(415, y + 4, "1A pin 2 -> 1Y pin 3", 11, "middle"))
+    out.append(_text(415, y + 19, "1OE pin 1 to GND", 11, "middle", fill="#555"))
+    out.append(_line([(480, y), (500, y)], GREEN))
+    out.append('<rect x="500" y="%d" width="50" height="16" fill="white" stroke="#333" stroke-width="2"/>' % (y - 8))
+    out.append(_text(525, y - 14, "330 ohm", 12, "middle"))
+    mx, my, mw, mh = 800, row_y[0] - 50, 200, 170
+    out.append(_line([(550, y), (mx, y)], GREEN))
+    out.append(_text(mx - 10, y - 8, "DIN", 12, "end", fill=GREEN))
+
+    # the matrix
+    out.append(_box(mx, my, mw, mh, "#20242c"))
+    for i in range(8):
+        for j in range(8):
+            colour = "#3a3f4a" if (i + j) % 3 else "#6b7280"
+            out.append('<circle cx="%d" cy="%d" r="5" fill="%s"/>' % (mx + 44 + 16 * j, my + 30 + 14 * i, colour))
+    out.append(_text(mx + mw // 2, my + mh + 18, "%dx%d WS2812B matrix (GRB, serpentine)" % (width, height),
+                     12, "middle", "bold"))
+    out.append(_text(mx + mw // 2, my + mh + 34, "pixel 0 = DIN corner = top-left seen from P1", 11, "middle",
+                     fill="#555"))
+    out.append(_dot(mx, row_y[0], GREEN))
+    out.append(_line([(mx + mw - 20, my + mh), (mx + mw - 20, my + mh + 44)], BLACK))
+    out.append(_gnd(mx + mw - 20, my + mh + 44))
+    out.append(_text(mx + mw - 26, my + mh + 60, "GND", 11, "end"))
+
+    # the 5 V supply feeds the matrix (with its capacitor), the 74AHCT125 and the controller
+    sx, sy = 560, 76
+    out.append(_box(sx, sy - 22, 200, 40, "#fde0e0"))
+    out.append(_text(sx + 100, sy + 4, "5 V supply (USB-C, 3 A)", 13, "middle", "bold"))
+    out.append(_line([(sx + 200, sy), (mx + 60, sy), (mx + 60, my)], RED))
+    out.append(_text(mx + 66, my - 6, "5V", 12, fill=RED))
+    out.append(_line([(sx, sy), (415, sy), (415, row_y[0] - 30)], RED))
+    out.append(_text(421, row_y[0] - 36, "VCC pin 14", 11, fill=RED))
+    capx = mx + 150
+    out.append(_line([(mx + 60, sy), (capx, sy), (capx, sy + 14)], RED))
+    out.append(_line([(capx - 14, sy + 14), (capx + 14, sy + 14)], "#333", 3))
+    out.append(_line([(capx - 14, sy + 20), (capx + 14, sy + 20)], "#333", 3))
+    out.append(_line([(capx, sy + 20), (capx, my)], BLACK))
+    out.append(_text(capx + 18, sy + 22, "1000 uF", 12))
+
+    # buttons and buzzer to the ground rail
+    for r, y in zip(rows[1:], row_y[1:]):
+        name = r["signal"].split(".")[-1]
+        if r["signal"] == "buzzer_pin":
+            out.append(_line([(x0, y), (sw, y)], ORANGE))
+            out.append('<circle cx="%d" cy="%d" r="26" fill="#222" stroke="#555" stroke-width="2"/>' % (sw + 30, y))
+            out.append(_text(sw + 30, y + 4, "piezo", 11, "middle", fill="white"))
+            out.append(_text(sw - 6, y - 8, "+", 14, "middle", "bold", ORANGE))
+            out.append(_line([(sw + 56, y), (gnd_x, y)], BLACK))
+            out.append(_text(500, y - 8, "buzzer (PWM)", 12, fill=ORANGE))
+            continue
+        colour = BUTTON_COLOURS[name]
+        ink = colour if name not in ("A", "B") else "#555"
+        out.append(_line([(x0, y), (sw, y)], ink))
+        out.append(_text(500, y - 8, "button " + name, 12, weight="bold", fill=ink))
+        # a push button: two contacts, the bar above them and its cap
+        out.append(_dot(sw, y))
+        out.append(_dot(sw + 60, y))
+        out.append(_line([(sw - 4, y - 14), (sw + 64, y - 14)], "#333", 3))
+        out.append(_line([(sw + 30, y - 14), (sw + 30, y - 24)], "#333", 3))
+        out.append('<circle cx="%d" cy="%d" r="7" fill="%s" stroke="#333"/>' % (sw + 30, y - 30, colour))
+        out.append(_line([(sw + 60, y), (gnd_x, y)], BLACK))
+    out.append(_line([(gnd_x, row_y[1]), (gnd_x, gnd_y + 40)], BLACK, 3))
+    out.append(_text(gnd_x + 8, row_y[1] + 4, "GND rail", 12))
+    out.append(_gnd(gnd_x, gnd_y + 40))
+    out.append(_line([(x0, gnd_y), (gnd_x, gnd_y)], BLACK))
+    if pw["vin"] != "GND only":
+        # 5 V down the right edge and back to the controller through the diode (band towards the board)
+        out.append(_line([(capx, sy), (route_x, sy), (route_x, vin_y), (360, vin_y)], RED))
+        out.append('<polygon points="360,%d 360,%d 340,%d" fill="#333"/>' % (vin_y - 9, vin_y + 9, vin_y))
+        out.append(_line([(340, vin_y - 9), (340, vin_y + 9)], "#333", 3))
+        out.append(_line([(340, vin_y), (x0, vin_y)], RED))
+        out.append(_text(350, vin_y + 26, "1N5819", 11, "middle"))
+        note = "5 V in: " + pw["vin_how"] + "."
+    else:
+        note = "Power: " + pw["vin_how"] + "; join the Pi's GND and the supply's GND."
+    notes = [note,
+             "Buttons: one contact to the pin, the other to GND (arcade microswitch: COM to GND, NO to the pin).",
+             "Matrix: 5 V and GND straight from the supply, not through the controller; 1000 uF across them.",
+             "74AHCT125: VCC (pin 14) 5 V, GND (pin 7); unused inputs 2A/3A/4A (pins 5, 9, 12) to GND; "
+             "0.1 uF across VCC-GND."]
+    ny = gnd_y + 84
+    for i, n in enumerate(notes):
+        out.append(_text(30, ny + 17 * i, n, 12, fill="#333"))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+# --- the Wokwi diagram (reference build: Pico, 16x16) ------------------------------
+
+WOKWI_PICO_ENV = "micropython-20250415-v1.25.0"
+WOKWI_PICO_PINS = (["GP%d" % n for n in PICO_HEADER] +
+                   ["GND.%d" % (i + 1) for i in range(len(PICO_GND))] +
+                   ["VBUS", "VSYS", "3V3", "3V3_EN", "RUN", "ADC_VREF"])
+WOKWI_PART_PINS = {
+    "wokwi-pi-pico": WOKWI_PICO_PINS,
+    "wokwi-neopixel-matrix": ["GND", "VCC", "DIN", "DOUT"],
+    "wokwi-pushbutton": ["1.l", "2.l", "1.r", "2.r"],
+    "wokwi-buzzer": ["1", "2"],  # 1: minus (black lead), 2: plus (red lead)
+}
+# where the buttons sit around the matrix: each player's button faces their seat
+_WOKWI_PLACES = {"P1": (380, 460), "P2": (60, 170), "P3": (380, -110), "P4": (700, 170),
+                 "A": (560, 520), "B": (660, 520)}
+
+
+def wokwi_diagram(profile_name="pico", width=16, height=16):
+    """diagram.json (as a dict) of the build on Wokwi: Pico, matrix, six buttons, piezo."""
+    p = boards.PROFILES[profile_name]
+    if profile_name not in ("pico", "pico2"):
+        raise PinMapError("the Wokwi project is the Pico build")
+    gnds = ["pico:GND.%d" % (i + 1) for i in range(len(PICO_GND))]
+    parts = [
+        {"type": "wokwi-pi-pico", "id": "pico", "top": 640, "left": 380, "rotate": 90,
+         "attrs": {"env": WOKWI_PICO_ENV}},
+        {"type": "wokwi-neopixel-matrix", "id": "matrix", "top": 40, "left": 200,
+         "attrs": {"rows": str(height), "cols": str(width), "matrixLayout": "serpentine"}},
+    ]
+    conns = [
+        ["pico:GP%d" % p["matrix_pin"], "matrix:DIN", "green", []],
+        ["matrix:VCC", "pico:VBUS", "red", []],
+        ["matrix:GND", gnds[7], "black", []],
+    ]
+    for i, name in enumerate(boards.BUTTON_NAMES):
+        left, top = _WOKWI_PLACES[name]
+        bid = "btn_" + name.lower()
+        parts.append({"type": "wokwi-pushbutton", "id": bid, "top": top, "left": left,
+                      "attrs": {"color": WOKWI_COLOURS[name], "label": name, "key": WOKWI_KEYS[name]}})
+        conns.append([bid + ":1.l", "pico:GP%d" % p["buttons"][name], WOKWI_COLOURS[name]
+                      if name not in ("A", "B") else "gray", []])
+        conns.append([bid + ":2.l", gnds[i % 4], "black", []])
+    parts.append({"type": "wokwi-buzzer", "id": "buzzer", "top": 560, "left": 800, "attrs": {"volume": "0.1"}})
+    conns.append(["buzzer:2", "pico:GP%d" % p["buzzer_pin"], "orange", []])
+    conns.append(["buzzer:1", gnds[4], "black", []])
+    return {"version": 1, "author": "Layerlight (generated from firmware/layerlight/boards.py)",
+            "editor": "wokwi", "parts": parts, "connections": conns, "dependencies": {}}
+
+
+def wokwi_diagram_text(profile_name="pico"):
+    return json.dumps(wokwi_diagram(profile_name), indent=2) + "\n"

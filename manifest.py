@@ -1,0 +1,48 @@
+# Freezes the Layerlight firmware into a custom MicroPython build. Written by
+# `python -m layerlight_tools.packaging` from the file list of `layerlight
+# flash`; tests/test_manifest.py keeps the two in step.
+#
+#   cd micropython/ports/rp2
+#   make BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/layerlight/manifest.py
+#
+# Then put main.py and the decks on the board's flash (frozen code cannot hold
+# the decks, and a frozen main.py would shadow the one `layerlight flash`
+# writes):  mpremote cp firmware/main.py : + cp -r firmware/decks :
+
+# the port's own frozen modules (rp2: neopixel, which the firmware uses)
+include("$(PORT_DIR)/boards/manifest.py")
+
+package(
+    "layerlight",
+    files=(
+        "__init__.py",
+        "app.py",
+        "backends/__init__.py",
+        "backends/micropython_hw.py",
+        "boards.py",
+        "buttons.py",
+        "config.py",
+        "deck.py",
+        "display.py",
+        "font.py",
+        "geometry.py",
+        "hardware.py",
+        "modes/__init__.py",
+        "modes/layers.py",
+        "modes/layers_plus.py",
+        "modes/settings.py",
+        "modes/table.py",
+        "modes/time_attack.py",
+        "modes/time_attack_plus.py",
+        "persist.py",
+        "power.py",
+        "rng.py",
+        "screens.py",
+        "selftest.py",
+        "solver.py",
+        "sound.py",
+        "start.py",
+        "storage.py",
+    ),
+    base_path="firmware",
+)

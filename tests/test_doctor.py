@@ -1,0 +1,259 @@
+"""`layerlight doctor`: wiring mistakes found from what a person sees.
+
+A simulated person looks at a simulated matrix that is really mounted or
+wired some way (turned, mirrored, another colour order, rows all one way,
+buttons swapped) and answers the doctor's questions honestly; the doctor must
+name the settings that make the picture right. First with the firmware's
+selftest.py driving fake hardware under CPython (every wiring), then end to
+end on the MicroPython board behind a pty, through mpremote.
+"""
+
+import json
+
+import pytest
+
+from layerlight import selftest
+from layerlight.config import defaults
+from layerlight.display import FrameBuffer, pixel_map
+from layerlight_tools import doctor, flash
+from wasm.pty_device import PtyDevice
+
+PINS = {"P1": 2, "P2": 3, "P3": 4, "P4": 5, "A": 6, "B": 7}
+WIRING = ("layout", "origin", "rotation", "flip_x", "flip_y", "color_order")
+
+
+class Person:
+    """Looks at the matrix as it really is and answers; presses the buttons as they are really wired."""
+
+    def __init__(self, leds, press, tones, w=16, h=16, pins=None, **really):
+        self.leds, self._press, self.tones, self.w, self.h = leds, press, tones, w, h
+        self.really = dict(layout="serpentine", origin="top-left", rotation=0, flip_x=False, flip_y=False,
+                           color_order="GRB")
+        self.really.update(really)
+        r = self.really
+        table = pixel_map(w, h, r["layout"], r["origin"], r["rotation"], r["flip_x"], r["flip_y"])
+        self.place = {table[i]: (i % w, i // w) for i in range(w * h)}   # strip index -> where it is
+        self.pins = pins or PINS
+        self.said = []
+        self.asked = []
+
+    def picture(self):
+        buf = self.leds()
+        order = self.really["color_order"]
+        seen = {}
+        for i in range(len(buf) // 3):
+            rgb = tuple(buf[i * 3 + order.index(c)] for c in "RGB")
+            if any(rgb):
+                on = [c for c, v in zip("rgb", rgb) if v]
+                seen.setdefault(on[0] if len(on) == 1 else "w", []).append(self.place[i])
+        return seen
+
+    def edge(self, points):
+        return doctor._edge(points, self.w, self.h) if points else None
+
+    def say(self, text):
+        self.said.append(text)
+
+    def press(self, name, where):
+        self._press(self.pins[name])
+
+    def ask(self, question, choices):
+        seen = self.picture()
+        if "Which colour" in question:
+            answer = "n" if not seen else (list(seen)[0] if len(seen) == 1 else "w")
+        elif "straight" in question:
+            answer = "y" if self.edge(seen.get("b")) else "n"
+        elif "green line?" in question:
+            answer = self.edge(seen.get("g"))
+        elif "blue line?" in question:
+            answer = self.edge(seen.get("b"))
+        elif "With the fix" in question:
+            answer = "y" if self.edge(seen.get("g")) == "t" and self.edge(seen.get("b")) == "l" else "n"
+        elif "every LED" in question:
+            answer = "y" if sum(len(v) for v in seen.values()) == self.w * self.h else "n"
+        elif "beeps" in question:
+            answer = "y" if any(self.tones()) else "n"
+        else:
+            raise AssertionError("unexpected question: " + question)
+        assert answer in choices, (question, answer)
+        self.asked.append((question, answer))
+        return answer
+
+
+# ---------------------------------------------------------------- selftest.py on fake hardware
+
+
+class FakeHardware:
+    """The Hardware interface over a simulated matrix, buttons and buzzer (a virtual clock)."""
+
+    def __init__(self, cfg, connected=True, buzzer=True):
+        self.cfg = cfg
+        self.width, self.height = cfg["width"], cfg["height"]
+        self.buf = bytes(self.width * self.height * 3)
+        self.connected, self.buzzer = connected, buzzer
+        self.clock = 0
+        self.down = []            # (pin, from, to) of presses
+        self.heard = []
+
+    def framebuffer(self):
+        c = self.cfg
+        table = pixel_map(self.width, self.height, c["layout"], c["origin"], c["rotation"], c["flip_x"], c["flip_y"])
+        return FrameBuffer(self.width, self.height, table, c["brightness"], c["color_order"])
+
+    def show(self, fb):
+        if self.connected:
+            self.buf = bytes(fb.buf)
+
+    def ticks_ms(self):
+        self.clock += 1
+        return self.clock
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+    def sleep_ms(self, ms):
+        self.clock += ms
+
+    def read_buttons(self):
+        bits = 0
+        for i, name in enumerate(doctor.BUTTONS):
+            for pin, start, end in self.down:
+                if pin == self.cfg["buttons"][name] and start <= self.clock < end:
+                    bits |= 1 << i
+        return bits
+
+    def press(self, pin):
+        self.down.append((pin, self.clock + 30, self.clock + 130))
+
+    def tone(self, f):
+        if self.buzzer:
+            self.heard.append(f)
+
+    def tones(self):
+        t, self.heard = self.heard, []
+        return t
+
+
+class FakeSession:
+    def __init__(self, st):
+        self.st = st
+
+    def call(self, expr, timeout=10):
+        return eval("st." + expr, {"st": self.st})
+
+
+def fake_doctor(config=None, connected=True, buzzer=True, pins=None, **really):
+    cfg = defaults()
+    cfg.update(matrix_pin=16, buttons=dict(PINS), buzzer_pin=15)
+    cfg.update(config or {})
+    hw = FakeHardware(cfg, connected, buzzer)
+    st = selftest.SelfTest.__new__(selftest.SelfTest)
+    st.log, st.cfg, st.hw = [], cfg, hw
+    st.fb = hw.framebuffer()
+    st.w, st.h = st.fb.width, st.fb.height
+    st.info = lambda: {"heap_free": 150000, "heap_used": 40000, "flash_free": 1200000, "flash_total": 1400000,
+                       "config": {k: cfg[k] for k in selftest.SHOWN}, "log": []}
+    person = Person(lambda: hw.buf, hw.press, hw.tones, cfg["width"], cfg["height"], pins, **really)
+    return doctor.run(FakeSession(st), person, button_timeout=2), person, cfg
+
+
+def table_of(settings, w=16, h=16):
+    return list(pixel_map(w, h, settings["layout"], settings["origin"], settings["rotation"], settings["flip_x"],
+                          settings["flip_y"]))
+
+
+def test_a_right_board_is_all_ok():
+    f, person, _ = fake_doctor()
+    assert f.fixes == {} and f.problems == []
+    assert f.ok == ["colour order GRB", "orientation", "every LED", "all six buttons", "buzzer"]
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+@pytest.mark.parametrize("flip_x", [False, True])
+def test_every_mounting_is_fixed(rotation, flip_x):
+    f, person, cfg = fake_doctor(rotation=rotation, flip_x=flip_x)
+    fixed = {k: cfg[k] for k in WIRING}
+    fixed.update(f.fixes)
+    assert table_of(fixed) == table_of(person.really), f.problems
+    if (rotation, flip_x) == (0, True):
+        assert f.problems == ["matrix mirrored left-right: set flip_x"]
+    assert set(f.fixes) <= {"rotation", "flip_x", "flip_y"}
+
+
+def test_mirrored_top_bottom_on_a_non_square_matrix():
+    f, person, cfg = fake_doctor(config={"width": 16, "height": 8}, flip_y=True)
+    assert f.fixes == {"flip_y": True} and f.problems == ["matrix mirrored top-bottom: set flip_y"]
+
+
+@pytest.mark.parametrize("order", ["RGB", "GRB", "BRG", "RBG", "GBR", "BGR"])
+def test_every_colour_order_is_found(order):
+    f, _, _ = fake_doctor(color_order=order)
+    assert f.fixes == ({} if order == "GRB" else {"color_order": order})
+
+
+def test_rows_all_one_way_and_turned():
+    f, person, cfg = fake_doctor(layout="progressive", rotation=180)
+    assert f.fixes["layout"] == "progressive"
+    fixed = {k: cfg[k] for k in WIRING}
+    fixed.update(f.fixes)
+    assert table_of(fixed) == table_of(person.really)
+    assert "rows of the matrix run all the same way: set layout progressive" in f.problems
+
+
+def test_swapped_and_dead_buttons():
+    f, person, _ = fake_doctor(pins={"P1": 3, "P2": 2, "P3": 4, "P4": 5, "A": 6, "B": 7})
+    assert f.fixes == {"buttons": {"P1": 3, "P2": 2, "P3": 4, "P4": 5, "A": 6, "B": 7}}
+    assert f.problems[0].startswith("buttons P1 and P2 are swapped: set buttons")
+    f, person, _ = fake_doctor(pins={"P1": 2, "P2": 3, "P3": 4, "P4": 5, "A": 6, "B": 27})
+    assert f.fixes == {}
+    assert f.problems == ["no press of B seen on GPIO 7 in 2 s: check its two wires, one to GPIO 7, the other to GND"]
+
+
+def test_dark_matrix_and_silent_buzzer():
+    f, person, _ = fake_doctor(connected=False, buzzer=False, config={"sound": False})
+    assert f.problems[0].startswith("the matrix stays dark: check its 5 V and GND")
+    assert any(p.startswith("no sound: check the piezo between GPIO 15 and GND") for p in f.problems)
+    assert f.fixes == {"sound": True}
+    assert len([q for q, _ in person.asked if "Which colour" in q]) == 1  # no more LED questions
+
+
+def test_colour_order_reasoning():
+    assert doctor.true_colour_order("GRB", ["R", "G", "B"]) == "GRB"
+    assert doctor.true_colour_order("GRB", ["G", "R", "B"]) == "RGB"
+    assert doctor.orientation_fix({"layout": "serpentine", "origin": "top-left", "rotation": 0, "flip_x": False,
+                                   "flip_y": False}, 16, 16, "t", "t") is None
+
+
+# ---------------------------------------------------------------- end to end on the pty board
+
+
+def test_doctor_on_the_board_finds_the_fixes_and_applies_them():
+    with PtyDevice() as dev:
+        flash.flash(port=dev.port, board_name="pico", watch_s=0.2)
+        person = Person(dev.leds, lambda pin: dev.press(pin, after_ms=30, hold_ms=100), dev.tones,
+                        pins={"P1": 3, "P2": 2, "P3": 4, "P4": 5, "A": 6, "B": 7}, flip_x=True, color_order="RGB")
+        f = doctor.doctor(port=dev.port, ui=person, button_timeout=3, apply=True)
+        assert f.fixes == {"color_order": "RGB", "flip_x": True,
+                           "buttons": {"P1": 3, "P2": 2, "P3": 4, "P4": 5, "A": 6, "B": 7}}
+        assert "matrix mirrored left-right: set flip_x" in f.problems
+        assert "colour order: set color_order RGB (not GRB)" in f.problems
+        said = "\n".join(person.said)
+        assert "Free heap:" in said and "Flash:" in said and "Board profile pico: 16x16" in said
+        cfg = json.loads(dev.read("/layerlight.json"))
+        assert cfg == dict(f.fixes, board="pico")
+        assert dev.status()["running"], "the firmware runs again after the doctor"
+
+        # with the fixes written, the same board is all right
+        person = Person(dev.leds, lambda pin: dev.press(pin, after_ms=30, hold_ms=100), dev.tones,
+                        pins={"P1": 3, "P2": 2, "P3": 4, "P4": 5, "A": 6, "B": 7}, flip_x=True, color_order="RGB")
+        f = doctor.doctor(port=dev.port, ui=person, button_timeout=3)
+        assert f.problems == [] and f.fixes == {}
+
+
+def test_doctor_without_firmware_says_flash_first(capsys):
+    from layerlight_tools import cli
+    with PtyDevice() as dev:
+        code = cli.main(["doctor", "--port", dev.port])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert err == "layerlight: no Layerlight firmware with a self-test on the board: run `layerlight flash` first\n"

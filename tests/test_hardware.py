@@ -1,0 +1,242 @@
+"""hardware/: the generated documents agree with the firmware's pin map, the BOM parses, the Wokwi
+project is wired as boards.py says, and the enclosure and guide are there (no openscad needed)."""
+
+import io
+import json
+import os
+import re
+import tomllib
+import xml.etree.ElementTree as ET
+from contextlib import redirect_stderr
+
+import pytest
+
+from layerlight import boards
+from layerlight_tools import cli, firmware_files, hwdocs, wiring
+
+HW = hwdocs.HARDWARE
+REPO = firmware_files.REPO
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def read(rel):
+    with open(os.path.join(HW, rel), encoding="utf-8") as f:
+        return f.read()
+
+
+# --- one pin map -----------------------------------------------------------------
+
+def test_generated_files_are_up_to_date():
+    assert hwdocs.stale() == [], "out of date: run `make hardware` (or `layerlight hardware`)"
+
+
+def test_hardware_check_command(capsys):
+    assert cli.main(["hardware", "--check"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("name", list(boards.PROFILES))
+def test_every_pin_of_a_profile_is_on_its_header_and_used_once(name):
+    rows = wiring.connections(name)
+    assert len(rows) == 1 + len(boards.BUTTON_NAMES) + 1
+    pins = [r["pin"] for r in rows]
+    assert len(set(pins)) == len(pins), "a pin is used twice in %s" % name
+    positions = [r["at"] for r in rows]
+    assert len(set(positions)) == len(positions)
+
+
+def test_a_pin_off_the_header_is_an_error(monkeypatch):
+    monkeypatch.setitem(boards.PROFILES, "pico", dict(boards.PROFILES["pico"], matrix_pin=23))
+    with pytest.raises(wiring.PinMapError):
+        wiring.connections("pico")
+    with redirect_stderr(io.StringIO()):
+        assert cli.main(["hardware", "--check"]) == 2
+
+
+def test_header_maps_match_the_boards():
+    assert wiring.header_position("pico", 16) == "pin 21"
+    assert wiring.header_position("pico", 15) == "pin 20"
+    assert wiring.header_position("esp32s3", 18) == "J1-11"
+    assert wiring.header_position("rpi", "D18") == "pin 12"
+    assert wiring.pin_label("rpi", "D18") == "GPIO18 (D18)"
+    assert len(set(wiring.PICO_HEADER.values()) | set(wiring.PICO_GND)) == 26 + 8
+
+
+@pytest.mark.parametrize("name", list(boards.PROFILES))
+def test_wiring_svg_is_well_formed_and_names_every_pin(name):
+    root = ET.fromstring(read("wiring-%s.svg" % name))
+    assert root.tag == SVG + "svg"
+    texts = [t.text or "" for t in root.iter(SVG + "text")]
+    joined = "\n".join(texts)
+    p = boards.PROFILES[name]
+    assert p["label"] in joined
+    for r in wiring.connections(name):
+        assert r["label"] in texts, "%s: %s missing from the diagram" % (name, r["label"])
+        assert r["at"] in texts
+    for button in boards.BUTTON_NAMES:
+        assert "button " + button in texts
+    for part in ("74AHCT125", "330 ohm", "1000 uF", "piezo"):
+        assert part in joined
+
+
+@pytest.mark.parametrize("name", list(boards.PROFILES))
+def test_pin_table_lists_every_pin(name):
+    tables = read("pins.md")
+    section = tables.split("### ")[list(boards.PROFILES).index(name) + 1]
+    assert section.startswith(boards.PROFILES[name]["label"])
+    for r in wiring.connections(name):
+        assert "| %s | %s | %s |" % (r["function"], r["label"], r["at"]) in section
+
+
+# --- bill of materials -------------------------------------------------------
+
+def test_bom_parses_and_each_variant_is_complete():
+    rows = hwdocs.read_bom()
+    for variant in hwdocs.VARIANTS:
+        mine = hwdocs.bom_rows(rows, variant)
+        w, h = variant.split("x")
+        leds = 0
+        for r in mine:
+            m = re.search(r"\((\d+) LEDs\)", r["part"])
+            if m and "WS2812B" in r["part"]:
+                leds += r["quantity"] * int(m.group(1))
+        assert leds == int(w) * int(h), variant
+        parts = " ".join(r["part"] for r in mine)
+        for needed in ("Pico", "74AHCT125", "330 ohm", "1000 uF", "Schottky", "piezo", "supply"):
+            assert needed in parts, (variant, needed)
+        buttons = sum(r["quantity"] for r in mine if "arcade button" in r["part"])
+        assert buttons == len(boards.BUTTON_NAMES)
+        assert hwdocs.bom_total(rows, variant) > 0
+
+
+def test_bom_csv_rejects_bad_rows(tmp_path):
+    bad = tmp_path / "bom.csv"
+    bad.write_text("variant,part,quantity,example,price_usd,notes\n16x16,x,two,y,1.0,\n")
+    with pytest.raises(hwdocs.BomError):
+        hwdocs.read_bom(str(bad))
+    bad.write_text("variant,part,quantity,example,price_usd,notes\n64x64,x,1,y,1.0,\n")
+    with pytest.raises(hwdocs.BomError):
+        hwdocs.read_bom(str(bad))
+
+
+def test_readme_shows_every_bom_row_and_the_preview():
+    readme = read("README.md")
+    for r in hwdocs.read_bom():
+        assert r["part"] in readme and r["example"] in readme
+    assert "(enclosure/preview.png)" in readme and "(wiring-pico.svg)" in readme
+    for heading in ("## Bill of materials", "## Wiring", "## Power", "## Try it in Wokwi", "## The enclosure"):
+        assert heading in readme
+
+
+def test_readme_blocks_must_be_known():
+    with pytest.raises(KeyError):
+        hwdocs.fill_blocks("<!-- generated: nope -->\n<!-- end: nope -->", {})
+    text = hwdocs.fill_blocks("a\n<!-- generated: x -->\nold\n<!-- end: x -->\nb", {"x": "new"})
+    assert text == "a\n<!-- generated: x -->\nnew\n<!-- end: x -->\nb"
+
+
+def test_main_readme_points_here():
+    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    section = text.split("## Build one", 1)[1].split("\n## ", 1)[0]
+    assert "hardware/README.md" in section
+    assert text.index("## Build one") < text.index("## Tests and benchmarks")
+
+
+# --- Wokwi -------------------------------------------------------------------
+
+def _wokwi():
+    return json.loads(read("wokwi/diagram.json"))
+
+
+def _pairs(diagram):
+    return {frozenset((c[0], c[1])) for c in diagram["connections"]}
+
+
+def test_wokwi_parts_are_real_and_complete():
+    d = _wokwi()
+    assert d["version"] == 1
+    parts = {p["id"]: p for p in d["parts"]}
+    assert len(parts) == len(d["parts"]), "part ids must be unique"
+    assert parts["pico"]["type"] == "wokwi-pi-pico"
+    assert parts["pico"]["attrs"]["env"].startswith("micropython-")
+    m = parts["matrix"]
+    assert m["type"] == "wokwi-neopixel-matrix"
+    assert m["attrs"]["rows"] == "16" and m["attrs"]["cols"] == "16"
+    assert m["attrs"]["matrixLayout"] == "serpentine"
+    for name in boards.BUTTON_NAMES:
+        b = parts["btn_" + name.lower()]
+        assert b["type"] == "wokwi-pushbutton" and b["attrs"]["label"] == name
+    assert parts["buzzer"]["type"] == "wokwi-buzzer"
+    # every wire ends on a pin that part type has
+    for c in d["connections"]:
+        assert len(c) == 4 and isinstance(c[3], list)
+        for end in c[:2]:
+            part, pin = end.split(":", 1)
+            assert pin in wiring.WOKWI_PART_PINS[parts[part]["type"]], end
+
+
+def test_wokwi_wiring_is_where_the_pin_map_says():
+    """Checked against boards.py directly, not against the generator."""
+    d = _wokwi()
+    pairs = _pairs(d)
+    pico = boards.PROFILES["pico"]
+
+    def wired(a, b):
+        return frozenset((a, b)) in pairs
+
+    def to_ground(end):
+        return any(end in pr and any(x.startswith("pico:GND.") for x in pr) for pr in pairs)
+
+    assert wired("pico:GP%d" % pico["matrix_pin"], "matrix:DIN")
+    assert wired("matrix:VCC", "pico:VBUS")
+    assert to_ground("matrix:GND")
+    for name in boards.BUTTON_NAMES:
+        bid = "btn_" + name.lower()
+        assert wired(bid + ":1.l", "pico:GP%d" % pico["buttons"][name]), name
+        assert to_ground(bid + ":2.l"), name  # pressed = pulled to GND, as the firmware expects
+    assert wired("buzzer:2", "pico:GP%d" % pico["buzzer_pin"])
+    assert to_ground("buzzer:1")
+    # and nothing else is wired to the Pico's GPIOs
+    used = {"GP%d" % pico["matrix_pin"], "GP%d" % pico["buzzer_pin"]} | {"GP%d" % v for v in pico["buttons"].values()}
+    for pr in pairs:
+        for end in pr:
+            if end.startswith("pico:GP"):
+                assert end[5:] in used, end
+
+
+def test_wokwi_toml_runs_micropython_on_the_pico():
+    text = read("wokwi/wokwi.toml")
+    cfg = tomllib.loads(text)["wokwi"]
+    assert cfg["version"] == 1
+    assert cfg["firmware"].endswith(".uf2") and cfg["firmware"].startswith("RPI_PICO-")
+    assert cfg["elf"] == cfg["firmware"]
+    assert isinstance(cfg["rfc2217ServerPort"], int)
+    assert "micropython.org/resources/firmware/" + cfg["firmware"] in text
+    # the copy command names the firmware's real files
+    assert "fs cp -r layerlight decks main.py :" in text
+    for rel in ("layerlight", "decks", "main.py"):
+        assert os.path.exists(os.path.join(firmware_files.FIRMWARE, rel)), rel
+    assert cfg["firmware"] in read("README.md")
+
+
+# --- enclosure and guide -------------------------------------------------------
+
+def test_enclosure_model_and_preview():
+    scad = read("enclosure/layerlight.scad")
+    for module in ("module base()", "module lid()", "module grid()", "module assembly()"):
+        assert module in scad
+    for param in ("cells = 16;", "pitch = 10;", "player_hole", "control_hole", 'part = "assembly";'):
+        assert param in scad
+    with open(os.path.join(HW, "enclosure", "preview.png"), "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+    with open(os.path.join(REPO, "Makefile"), encoding="utf-8") as f:
+        make = f.read()
+    assert re.search(r"^hardware:", make, re.M) and "openscad" in make and ".PHONY: hardware" in make
+
+
+def test_assembly_guide_covers_the_pitfalls():
+    guide = read("ASSEMBLY.md").lower()
+    for topic in ("level shifting", "74ahct125", "1000 uf", "330 ohm", "pixel 0", "serpentine",
+                  "power injection", "pull-up", "gnd"):
+        assert topic in guide, topic

@@ -1,0 +1,83 @@
+"""Solo time attack: the clock, picking decks, scoring by level, the rating and the personal best."""
+
+import json
+
+import pytest
+
+from layerlight import persist
+from layerlight.modes.time_attack import rating
+from layerlight_tools import simcore
+from scenario_lib import Player, device_files
+
+
+def test_a_three_minute_run_scores_the_levels_done():
+    p = Player("time-attack")
+    assert p.state()["phase"] == "ready" and p.state()["timer_ms"] is None
+    p.do("press A")
+    s = p.state()
+    assert s["phase"] == "choose_deck" and s["timer_ms"] == 180000  # the clock starts when A is let go
+    p.do("press A")  # level 3
+    assert p.state()["mission"]["level"] == 3
+    p.do("wait 20000")
+    p.do("press A")  # made it: +3
+    p.do("press P4")  # P4 picks level 5 directly
+    assert p.state()["phase"] == "solve" and p.state()["mission"]["level"] == 5
+    p.do("press A")  # +5
+    p.do("press P1")  # level 2 is not a Layers time-attack deck
+    assert p.state()["phase"] == "choose_deck"
+    p.do("press B"); p.do("press A")
+    level = p.state()["mission"]["level"]
+    p.do("press B")  # skip: no points
+    assert p.state()["scores"] == [8] and p.state()["missions_done"] == 2
+    p.do("press P3")  # level 4, in progress when the clock ends: does not count
+    p.do("wait 170000")
+    s = p.state()
+    assert s["phase"] == "result" and s["scores"] == [8] and s["timer_ms"] == 0
+    assert s["rating"] == "TRY HARDER!" and s["best"] == 8 and s["new_best"] is True
+    assert level in (3, 4, 5)
+    p.do("press A")
+    assert p.state()["game"] == "menu"
+
+
+def test_plus_variant_has_level_two_and_the_clock_is_a_setting():
+    p = Player("time-attack-plus", config={"attack_s": 60})
+    p.do("press A")
+    assert p.state()["timer_ms"] == 60000
+    p.do("press P1")
+    assert p.state()["mission"]["level"] == 2
+    p.do("press A")
+    p.do("wait 60000")
+    assert p.state()["phase"] == "result" and p.state()["scores"] == [2]
+
+
+@pytest.mark.parametrize("score, words", [(0, "TRY HARDER!"), (10, "TRY HARDER!"), (11, "NOT BAD, YOU COULD DO BETTER"),
+                                          (30, "THAT WAS PRETTY GOOD"), (31, "GREAT RESULT!"), (50, "IMPRESSIVE!"),
+                                          (51, "WHAT A GENIUS!"), (99, "WHAT A GENIUS!")])
+def test_rating_table(score, words):
+    assert rating(score) == words
+
+
+def run_attack(storage, levels):
+    """A time attack making missions of the given levels, on a device over `storage`."""
+    dev = simcore.make_device(None, 16, 16, 1, "time-attack", 1, storage=storage)
+    sim = simcore.Simulator(dev)
+    lines = ["press A"]
+    for lv in levels:
+        lines += ["press P%d" % (lv - 1), "press A"]
+    lines += ["wait 181000"]
+    for i, line in enumerate(lines):
+        sim.run_line(line, i + 1)
+    return dev
+
+
+def test_personal_best_is_kept_on_flash_and_a_new_one_gets_a_fanfare():
+    storage = simcore.MemoryStorage(device_files())
+    dev = run_attack(storage, [3, 4])
+    assert dev.state()["new_best"] and "fanfare" in dev.sound.played
+    assert persist.decode(storage.files["bests.json"]) == {"time-attack": 7}
+    # after a reboot: the best is remembered; a lower score is no new best
+    dev = run_attack(storage, [3])
+    s = dev.state()
+    assert s["best"] == 7 and not s["new_best"] and "fanfare" not in dev.sound.played
+    dev = run_attack(storage, [5, 5])
+    assert dev.state()["new_best"] and persist.decode(storage.files["bests.json"])["time-attack"] == 10
