@@ -16,6 +16,7 @@ from layerlight import selftest
 from layerlight.config import defaults
 from layerlight.display import FrameBuffer, pixel_map
 from layerlight_tools import doctor, flash
+from layerlight_tools.errors import UserError
 from wasm.pty_device import PtyDevice
 
 PINS = {"P1": 2, "P2": 3, "P3": 4, "P4": 5, "A": 6, "B": 7}
@@ -248,6 +249,13 @@ def test_doctor_on_the_board_finds_the_fixes_and_applies_them():
                         pins={"P1": 3, "P2": 2, "P3": 4, "P4": 5, "A": 6, "B": 7}, flip_x=True, color_order="RGB")
         f = doctor.doctor(port=dev.port, ui=person, button_timeout=3)
         assert f.problems == [] and f.fixes == {}
+
+        # settings the hardware cannot be opened with are named
+        dev.write("/layerlight.json", json.dumps({"board": "pico", "buttons": dict(PINS, P1=99)}).encode())
+        with pytest.raises(UserError) as e:
+            doctor.doctor(port=dev.port, ui=person)
+        assert str(e.value).startswith("the board cannot open its hardware with its settings: ValueError: "
+                                       "config buttons.P1: cannot use pin 99")
 
 
 def test_doctor_without_firmware_says_flash_first(capsys):

@@ -167,8 +167,11 @@ wait 2500
 """
 
 
-def cpython_trace(script, seed):
-    dev = simcore.make_device(firmware_files.device_files(), 16, 16, seed)
+def cpython_trace(script, seed, firmware_dir):
+    files = {}
+    for rel in flash.deck_files(str(firmware_dir)):
+        files[rel] = (firmware_dir / rel).read_bytes()
+    dev = simcore.make_device(files, 16, 16, seed)
     sim = simcore.Simulator(dev)
     out = []
     sim.run(script.split("\n"), out.append)
@@ -195,24 +198,24 @@ def quick(monkeypatch):
     monkeypatch.setattr(flash, "BOOT_WATCH_S", 0.5)
 
 
-def test_flash_from_nothing_then_the_firmware_boots_and_plays(capsys, quick):
+def test_flash_from_nothing_then_the_firmware_boots_and_plays(tmp_path, capsys, quick):
+    fw = snapshot(tmp_path)
     with PtyDevice(clock="manual") as dev:
         t = time.monotonic()
-        code, out, err = run_cli(["flash", "--port", dev.port, "--board", "pico"], capsys)
+        code, out, err = run_cli(["flash", "--port", dev.port, "--board", "pico", "--firmware", str(fw)], capsys)
         took = time.monotonic() - t
         assert code == 0, err
         assert "[ 1/" in out and "switching main.py to /firmware/a" in out and "| deck: decks/default.deck" in out
         files = dev.files()
-        assert slot_hashes(files, "a") == compiled_hashes()
+        assert slot_hashes(files, "a") == compiled_hashes(str(fw))
         assert json.loads(dev.read("/layerlight.json")) == {"board": "pico"}
-        with open(firmware_files.DEFAULT_DECK, "rb") as f:
-            assert files["/decks/default.deck"] == sha(f.read())
+        assert files["/decks/default.deck"] == sha((fw / "decks" / "default.deck").read_bytes())
         main = dev.read("/main.py").decode()
         assert flash.active_slot(main) == "a" and main.rstrip().endswith("import layerlight.start  # noqa: F401")
         assert dev.status()["running"], "the firmware should run after the flash"
 
         trace = dev.script(SCRIPT, seed=5)
-        expected = cpython_trace(SCRIPT, seed=5)
+        expected = cpython_trace(SCRIPT, 5, fw)
         assert len(trace) == len(expected)
         for i, (a, b) in enumerate(zip(expected, trace)):
             assert {k: a[k] for k in b} == b, "after script line %d" % (i + 1)
@@ -220,15 +223,16 @@ def test_flash_from_nothing_then_the_firmware_boots_and_plays(capsys, quick):
         print("flash from nothing over the pty: %.2f s" % took, file=sys.stderr)
 
         t = time.monotonic()
-        summary = flash.flash(port=dev.port, board_name="pico", watch_s=0.3)
+        summary = flash.flash(port=dev.port, board_name="pico", watch_s=0.3, firmware_dir=str(fw))
         took = time.monotonic() - t
         assert summary["sent"] == [] and summary["copied"] == [] and summary["data"] == []
         assert not summary["main"] and summary["bytes"] == 0
         print("second flash, no change: %.2f s" % took, file=sys.stderr)
 
 
-def changed_firmware(tmp_path, names):
-    fw = tmp_path / "firmware"
+def snapshot(dest, names=()):
+    """A copy of the firmware tree (others may change the real one meanwhile), names changed."""
+    fw = dest / "firmware"
     shutil.copytree(firmware_files.FIRMWARE, fw, ignore=shutil.ignore_patterns("__pycache__"))
     for name in names:
         with open(fw / name, "a") as f:
@@ -237,9 +241,10 @@ def changed_firmware(tmp_path, names):
 
 
 def test_a_changed_module_goes_over_alone_into_the_other_slot(tmp_path, quick):
-    fw = changed_firmware(tmp_path, ["layerlight/rng.py"])
+    old = snapshot(tmp_path / "old")
+    fw = snapshot(tmp_path / "new", ["layerlight/rng.py"])
     with PtyDevice() as dev:
-        first = flash.flash(port=dev.port, board_name="pico")
+        first = flash.flash(port=dev.port, board_name="pico", firmware_dir=str(old))
         assert first["slot"] == "a" and first["previous"] is None
         second = flash.flash(port=dev.port, board_name="pico", firmware_dir=str(fw))
         assert (second["slot"], second["previous"]) == ("b", "a")
@@ -252,10 +257,11 @@ def test_a_changed_module_goes_over_alone_into_the_other_slot(tmp_path, quick):
 
 def test_a_flash_killed_halfway_leaves_a_bootable_board(tmp_path, quick):
     modules = [f for f in flash.firmware_sources() if f.startswith("layerlight/")]
-    fw = changed_firmware(tmp_path, modules)
-    old, new = compiled_hashes(), compiled_hashes(str(fw))
+    fw_old = snapshot(tmp_path / "old")
+    fw = snapshot(tmp_path / "new", modules)
+    old, new = compiled_hashes(str(fw_old)), compiled_hashes(str(fw))
     with PtyDevice() as dev:
-        flash.flash(port=dev.port, board_name="pico")
+        flash.flash(port=dev.port, board_name="pico", firmware_dir=str(fw_old))
         proc = subprocess.Popen([LAYERLIGHT, "flash", "--port", dev.port, "--board", "pico", "--firmware", str(fw)],
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         seen = []

@@ -20,8 +20,8 @@ def invariants(dev, finished_per_round):
     assert all(v >= 0 for v in s["scores"])
     fo = s["finish_order"]
     assert len(fo) == len(set(fo)) <= max(s["players"], 0)
-    if s["game"] == "layers" and s["round"] is not None:
-        seen = finished_per_round.setdefault(s["round"], [])
+    if s["game"] in ("layers", "layers-plus") and s["round"] is not None:
+        seen = finished_per_round.setdefault((id(dev.game), s["round"]), [])
         for seat in fo:
             if seat not in seen:
                 seen.append(seat)
@@ -30,7 +30,7 @@ def invariants(dev, finished_per_round):
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(action, min_size=20, max_size=300), st.integers(2, 4), st.integers(0, 2**16),
-       st.sampled_from([None, "layers"]))
+       st.sampled_from([None, "layers", "layers-plus", "time-attack", "time-attack-plus"]))
 def test_random_presses_with_bounce_keep_the_game_sound(actions, players, seed, game):
     dev = simcore.make_device(FILES, 16, 16, seed, game, players)
     sim = simcore.Simulator(dev)
@@ -46,6 +46,8 @@ def test_random_presses_with_bounce_keep_the_game_sound(actions, players, seed, 
         sim.advance(ms)
         invariants(dev, finished)
         assert dev.where != "error", dev.hw.logs[-3:]
+        if dev.game is not None and dev.game.name.startswith("time-attack"):
+            assert dev.state()["timer_ms"] is None or dev.state()["timer_ms"] >= 0
 
 
 def test_bounce_inside_the_debounce_time_makes_one_press():

@@ -106,6 +106,15 @@ def pixel_map(width, height, layout="serpentine", origin="top-left", rotation=0,
     return table
 
 
+def config_map(cfg):
+    """The pixel map a config describes; a bad setting is a ValueError saying so."""
+    try:
+        return pixel_map(cfg["width"], cfg["height"], cfg["layout"], cfg["origin"], cfg["rotation"],
+                         cfg["flip_x"], cfg["flip_y"])
+    except ValueError as e:
+        raise ValueError("config: %s" % e)
+
+
 def brightness_table(cap):
     """256-entry lookup scaling a channel by `cap` (0..1)."""
     cap = max(0.0, min(1.0, cap))

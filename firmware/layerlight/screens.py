@@ -129,16 +129,33 @@ def pattern(fb, layout, grid, colours):
                 row += width
 
 
-def stack_up(out, layers, solution, count):
-    """The picture of the first `count` layers of a solution (bottom first) into `out`."""
-    for i in range(len(out)):
-        out[i] = 0
-    for k in range(count):
-        li, o = solution[k]
-        g = layers[li].grid(o)
-        for i in range(len(out)):
-            if g[i]:
-                out[i] = g[i]
+class SolutionShow:
+    """The solution of a mission stacking up one layer at a time, bottom first,
+    then the whole for a beat, again and again (while B is held)."""
+
+    STEP_MS = 800
+
+    def __init__(self, deck):
+        self.layers = deck.layers
+        self.picture = bytearray(deck.size * deck.size)
+        self.shown = -1  # how many layers the picture holds
+
+    def draw(self, fb, layout, solution, colours, elapsed):
+        count = min((elapsed // self.STEP_MS) % (len(solution) + 1) + 1, len(solution))
+        if count != self.shown:
+            self.shown = count
+            out = self.picture
+            for i in range(len(out)):
+                out[i] = 0
+            for k in range(count):
+                li, o = solution[k]
+                g = self.layers[li].grid(o)
+                for i in range(len(out)):
+                    if g[i]:
+                        out[i] = g[i]
+        pattern(fb, layout, self.picture, colours)
+        for k in range(count):  # a dot per layer on the top row
+            fb.pixel(1 + 2 * k, 0, WHITE)
 
 
 def timer_ring(fb, layout, left_ms, total_ms, now):

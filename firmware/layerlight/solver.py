@@ -29,7 +29,12 @@ class Solver:
         # per layer, per orientation: (opaque bits, {colour: bits})
         self.shapes = [[masks(layer.grid(o)) for o in range(8)] for layer in layers]
 
-    def _prepare(self, pattern):
+    def prepare(self, pattern):
+        """(wrong, shown) for a pattern.
+
+        wrong[l][o] is (opaque bits, opaque bits whose colour differs from the
+        pattern) of layer l in orientation o; shown: the pattern's coloured bits.
+        """
         colour_bits = masks(pattern)[1]
         full = (1 << len(pattern)) - 1
         shown = 0
@@ -47,13 +52,16 @@ class Solver:
             wrong.append(row)
         return wrong, shown
 
-    def solutions(self, pattern, level, limit=0):
+    def solutions(self, pattern, level, limit=0, prepared=None, hidden=False):
         """Every stacking of exactly `level` distinct layers showing `pattern`.
 
         Each solution is a list of (layer index, orientation), bottom first.
-        With limit > 0 the search stops after that many.
+        With limit > 0 the search stops after that many. `prepared` is what
+        prepare(pattern) returned, when the caller has it already. Only
+        stackings in which every layer shows count, unless `hidden` (at the
+        fewest layers that make a pattern, every layer always shows).
         """
-        wrong, shown = self._prepare(pattern)
+        wrong, shown = prepared or self.prepare(pattern)
         found = []
         top_down = []
         full = (1 << len(pattern)) - 1
@@ -68,7 +76,7 @@ class Solver:
                     continue
                 for o in range(8):
                     opaque, w = wrong[li][o]
-                    if w & open_bits or not opaque & open_bits:
+                    if w & open_bits or not (hidden or opaque & open_bits):
                         continue
                     top_down.append((li, o))
                     stop = search(open_bits & ~opaque, used | (1 << li), depth + 1)
@@ -82,7 +90,8 @@ class Solver:
 
     def min_level(self, pattern, most=5):
         """The smallest number of layers that shows `pattern`, or 0 if none up to `most` does."""
+        prepared = self.prepare(pattern)
         for k in range(1, min(most, len(self.layers)) + 1):
-            if self.solutions(pattern, k, 1):
+            if self.solutions(pattern, k, 1, prepared):
                 return k
         return 0

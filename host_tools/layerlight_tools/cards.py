@@ -32,12 +32,12 @@ class DeckProblem(Exception):
 def difficulty(level, solutions, visible):
     """The grade in [0, 1] (thousandths): more layers, fewer solutions and hidden layers are harder.
 
-    0.55 * (level - 1) / 4 + 0.30 / sqrt(solutions) + 0.15 * (1 - visible),
+    0.6 * (level - 1) / 4 + 0.3 / sqrt(solutions) + 0.1 * (1 - visible),
     where `visible` is, for the solution whose least visible layer shows the
     most, the share of that layer's opaque cells left in view. Works on
     numbers and on NumPy arrays alike (the same arithmetic, the same result).
     """
-    g = 0.55 * (np.asarray(level) - 1) / 4 + 0.30 / np.sqrt(solutions) + 0.15 * (1 - np.asarray(visible))
+    g = 0.6 * (np.asarray(level) - 1) / 4 + 0.3 / np.sqrt(solutions) + 0.1 * (1 - np.asarray(visible))
     return np.rint(np.clip(g, 0, 1) * 1000) / 1000
 
 
@@ -54,8 +54,7 @@ def visibility(layers, solution, n):
                 if not covered[i]:
                     shown += 1
                     covered[i] = 1
-        if opaque:
-            least = min(least, shown / opaque)
+        least = min(least, shown / opaque if opaque else 0.0)  # a blank layer never shows
     return least
 
 
@@ -125,20 +124,24 @@ def spread(order, per_level, accept):
 
     Each pick is the rank nearest its target that `accept`s (nearly-the-same
     patterns are refused), so the picks follow the grades of all candidates.
+    A refused rank stays refused: `accept` sees each candidate at most once.
     """
     k = len(order)
-    taken = set()
+    if k <= per_level:
+        return [i for i in order if accept(i)]
+    seen = set()
     picks = []
-    for i in range(per_level):
-        target = min(k - 1, int((i + 0.5) * k / per_level))
+    for j in range(per_level):
+        target = min(k - 1, int((j + 0.5) * k / per_level))
         for step in range(k):
             found = None
             for r in (target + step, target - step) if step else (target,):
-                if 0 <= r < k and r not in taken and accept(order[r]):
-                    found = r
-                    break
+                if 0 <= r < k and r not in seen:
+                    seen.add(r)
+                    if accept(order[r]):
+                        found = r
+                        break
             if found is not None:
-                taken.add(found)
                 picks.append(order[found])
                 break
             if target + step >= k and target - step < 0:
@@ -177,7 +180,7 @@ def build(layer_set, per_level=60, max_level=5, progress=None):
         if not len(cands):
             continue
         grades = difficulty(level, cands.counts, cands.visible)
-        order = np.lexsort((stackings.pattern_hash(cands.planes), grades))
+        order = stackings.order_by(grades, cands.planes)
         grids = {}
 
         def accept(i):

@@ -6,13 +6,14 @@ from layerlight_tools.errors import UserError
 
 
 def solve(layer_set, pattern, level=None):
-    """(fewest layers or 0, level listed, its solutions): at `level`, or at the fewest layers that make the pattern."""
+    """(fewest layers or 0, level listed, its solutions): every stacking of `level` layers
+    (some may hide a layer), or of the fewest layers that make the pattern."""
     from layerlight.solver import Solver
     solver = Solver(layer_set.layers)
     top = min(5, len(layer_set.layers))
     low = solver.min_level(pattern, top)
     at = level if level is not None else low
-    return low, at, (solver.solutions(pattern, at) if at else [])
+    return low, at, (solver.solutions(pattern, at, hidden=True) if at else [])
 
 
 def cmd_solve(args):

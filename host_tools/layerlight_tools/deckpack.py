@@ -25,7 +25,7 @@ def pack_pattern(pattern):
 def pack(layer_set, missions):
     """Bytes of a deck file for a sets.LayerSet and deck.Mission objects (any order; sorted by level, then id)."""
     n = layer_set.size
-    name = layer_set.name.encode("utf-8")[:255]
+    name = layer_set.name.encode("utf-8")[:255].decode("utf-8", "ignore").encode("utf-8")  # whole characters
     body = bytearray()
     body += bytes((n, len(layer_set.colours), len(layer_set.layers))) + bytes(layer_set.background)
     body += bytes((len(name),)) + name

@@ -217,8 +217,11 @@ class Board:
 
         self.port = port
         self.TransportError = TransportError
-        if not port.startswith(("socket://", "rfc2217://")) and not os.path.exists(port):
+        if port.startswith("/") and not os.path.exists(port):
             raise UserError("%s: no such serial port (is the board plugged in?)" % port)
+        if port.startswith("/") and not os.access(port, os.R_OK | os.W_OK):
+            raise UserError("%s: no permission to open it (on Linux: sudo usermod -aG dialout $USER, then log "
+                            "in again)" % port)
         try:
             with contextlib.redirect_stdout(io.StringIO()):
                 self.t = SerialTransport(port, baudrate=115200, timeout=READ_TIMEOUT)
@@ -301,18 +304,22 @@ class Board:
     def put(self, path, data, progress=None):
         """Writes data to path on the board (progress(sent, total) after each chunk)."""
         self.load_helpers()
-        self.exec("_ll_open(%r)" % path)
-        sent = 0
-        while sent < len(data):
-            chunk = data[sent:sent + CHUNK]
-            if self.base64:
-                self.exec("_ll_w(%r)" % base64.b64encode(chunk))
-            else:
-                self.exec("_ll_wr(%r)" % chunk)
-            sent += len(chunk)
-            if progress:
-                progress(sent, len(data))
-        self.exec("_ll_close()")
+        try:
+            self.exec("_ll_open(%r)" % path)
+            sent = 0
+            while sent < len(data):
+                chunk = data[sent:sent + CHUNK]
+                if self.base64:
+                    self.exec("_ll_w(%r)" % base64.b64encode(chunk))
+                else:
+                    self.exec("_ll_wr(%r)" % chunk)
+                sent += len(chunk)
+                if progress:
+                    progress(sent, len(data))
+            self.exec("_ll_close()")
+        except BoardError as e:
+            hint = " (the flash is full)" if "ENOSPC" in str(e) or str(e).endswith(": 28") else ""
+            raise BoardError("cannot write %s on the board: %s%s" % (path, e, hint), e.traceback)
 
     def put_atomic(self, path, data, progress=None):
         """Writes path.new, then renames it over path: a cut cable leaves the old file or the new one."""

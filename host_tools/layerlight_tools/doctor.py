@@ -59,7 +59,8 @@ class ConsoleUI:
                 return answer
 
     def press(self, name, where):
-        self.say("Press %s: %s (its side of the matrix is lit) ..." % (name, where))
+        lit = "its side of the matrix is lit" if name.startswith("P") else "a dot in the middle is lit"
+        self.say("Press %s: %s (%s) ..." % (name, where, lit))
 
 
 class Session:

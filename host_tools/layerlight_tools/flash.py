@@ -270,7 +270,8 @@ def state_of(board, decks):
     paths = [CONFIG] + list(decks)
     return board.eval("{'main': _ll_read('/main.py'), 'config': _ll_read('/%s'), "
                       "'slots': {s: _ll_hashes('%s/' + s) for s in %r}, "
-                      "'data': {p: _ll_hash('/' + p) for p in %r}, 'free': _ll_free()}"
+                      "'data': {p: _ll_hash('/' + p) for p in %r}, 'free': _ll_free(), "
+                      "'by_hand': _ll_isdir('/layerlight')}"
                       % (CONFIG, SLOT_DIR, SLOTS, paths), timeout=30)
 
 
@@ -300,13 +301,7 @@ def flash(port=None, board_name=None, deck=None, firmware_dir=None, reset=True, 
         progress.line("compiled %d modules with mpy-cross %s (.mpy v%d.%d, loads on MicroPython 1.22+)"
                       % (len(wanted), cross[0], cross[1], cross[2]))
 
-        data = []
-        for rel in deck_files(firmware_dir):
-            with open(os.path.join(firmware_dir, rel), "rb") as f:
-                data.append((rel, f.read()))
-        if deck is not None:
-            rel = DECKS + "/" + os.path.basename(deck)
-            data = [(p, d) for p, d in data if p != rel] + [(rel, deck_data)]
+        data = deck_data_files(firmware_dir, deck, deck_data)
         state = state_of(board, [p for p, _ in data])
 
         board_name = board_name or devicefs.board_for(info["machine"]) or _config_board(state["config"])
@@ -324,12 +319,16 @@ def flash(port=None, board_name=None, deck=None, firmware_dir=None, reset=True, 
 
         plan = Plan(wanted, state, data, lambda slot: main_py(slot, firmware_dir))
         need = plan.bytes_to_send(wanted)
-        if need > state["free"]:
-            raise UserError("not enough free flash on the board: %s to write, %s free" % (kb(need), kb(state["free"])))
+        space = need + sum(len(wanted[r]) for r in plan.copy)
+        if space > state["free"]:
+            raise UserError("not enough free flash on the board: %s to write, %s free" % (kb(space), kb(state["free"])))
         progress.line("board profile %s; firmware in %s/%s: %d files up to date, %d copied on the board, "
                       "%d to send" % (board_name, SLOT_DIR, plan.slot, len(plan.keep), len(plan.copy),
                                       len(plan.send)))
         apply(board, plan, wanted, progress)
+        if state.get("by_hand"):
+            progress.line("note: /layerlight on the board (a copy made by hand) is no longer used; "
+                          "`mpremote rm -r :layerlight` frees its flash")
         summary = {
             "port": port, "slot": plan.slot, "previous": plan.active, "sent": list(plan.send),
             "copied": list(plan.copy), "kept": list(plan.keep), "removed": list(plan.remove),
@@ -349,10 +348,22 @@ def flash(port=None, board_name=None, deck=None, firmware_dir=None, reset=True, 
                 progress.line("  | " + line)
         if "Traceback" in boot_log:
             raise UserError("the firmware did not start on the board (see its console above)")
-    progress.line("done in %.1f s: %d files (%s) sent, %d kept" % (
+    progress.line("done in %.1f s: %d files sent (%s), %d unchanged" % (
         summary["seconds"], len(plan.send) + len(plan.data) + bool(plan.main), kb(need),
-        len(plan.keep)))
+        len(plan.keep) + len(plan.copy)))
     return summary
+
+
+def deck_data_files(firmware_dir, deck=None, deck_data=None):
+    """[(decks/x.deck, bytes)]: the firmware's decks, and --deck's."""
+    data = []
+    for rel in deck_files(firmware_dir):
+        with open(os.path.join(firmware_dir, rel), "rb") as f:
+            data.append((rel, f.read()))
+    if deck is not None:
+        rel = DECKS + "/" + os.path.basename(deck)
+        data = [(p, d) for p, d in data if p != rel] + [(rel, deck_data)]
+    return data
 
 
 def _config_board(text):
@@ -405,10 +416,10 @@ def apply(board, plan, wanted, progress):
             raise UserError("%s arrived damaged on the board (hash differs): run the flash again" % bad[0])
         if bad:
             raise UserError("%s is missing on the board after copying: run the flash again" % bad[0])
-    for path, data in plan.data:
+    for i, (path, data) in enumerate(plan.data):
         if "/" in path:
             board.exec("_ll_mkdirs(%r)" % ("/" + os.path.dirname(path)))
-        update, finish = progress.file(1, 1, path, len(data))
+        update, finish = progress.file(i + 1, len(plan.data), path, len(data))
         board.put_atomic("/" + path, data, update)
         finish()
     if plan.main is not None:

@@ -103,8 +103,8 @@ def _rows_differ(ks):
 def group(keys):
     """Rows of `keys` (m, c) uint64 grouped exactly: (order, starts).
 
-    keys[order] has equal rows next to each other; group g is
-    order[starts[g]:starts[g+1]]. A hash of each row is sorted together with
+    keys[order] has equal rows next to each other, in their original order;
+    group g is order[starts[g]:starts[g+1]]. A hash of each row is sorted together with
     the row's index packed into its low bits (sorting plain integers is far
     cheaper than sorting rows or an argsort); then neighbours are compared
     row by row, and the few runs where different rows share a hash are
@@ -208,6 +208,24 @@ def pattern_hash(planes):
     return _hash(np.ascontiguousarray(planes).reshape(len(planes), -1))
 
 
+def order_by(grades, planes):
+    """Indices sorting patterns by grade (thousandths), ties in a fixed pseudo-random order (their hash).
+
+    One sort of 64-bit integers: grade, then the top bits of the hash, then the index.
+    """
+    m = len(grades)
+    if m == 0:
+        return np.zeros(0, np.intp)
+    ibits = max(1, (m - 1).bit_length())
+    gbits = 11
+    hbits = 64 - gbits - ibits
+    key = np.rint(np.asarray(grades) * 1000).astype(np.uint64) << np.uint64(64 - gbits)
+    key |= (pattern_hash(planes) >> np.uint64(64 - hbits)) << np.uint64(ibits)
+    key |= np.arange(m, dtype=np.uint64)
+    key.sort()
+    return (key & ((np.uint64(1) << np.uint64(ibits)) - np.uint64(1))).astype(np.intp)
+
+
 def missions(layers, size, colours, max_level=MAX_LEVEL, tick=None):
     """Candidates for each level 1..max_level: the patterns whose fewest layers is that level.
 
@@ -236,12 +254,11 @@ def missions(layers, size, colours, max_level=MAX_LEVEL, tick=None):
             states = _deeper(states, shapes, tick, stacking_count(nl, level) // nl)
             if level < top:  # at the last depth the grouping below does the merging
                 states = _merge(states)
-        # patterns of this depth, merged over the layers used, against those of smaller depths
+        # patterns of this depth, merged over the layers used, against those of smaller depths:
+        # in a group the rows keep their order, so a group holds an older pattern iff it starts with one
         pats = np.concatenate([seen, states.keys[:, 1:]])
         order, starts = group(pats)
-        old = np.zeros(len(pats), np.int64)
-        old[:len(seen)] = 1
-        fresh = np.add.reduceat(old[order], starts) == 0
+        fresh = order[starts] >= len(seen)
         mult = np.concatenate([np.zeros(len(seen), np.int64), states.mult])
         vis = np.concatenate([np.zeros(len(seen)), states.vis])
         counts = np.add.reduceat(mult[order], starts)[fresh]

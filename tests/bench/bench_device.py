@@ -42,11 +42,16 @@ def main():
         press_ms / n_press, press_ms / n_press * scale))
     print("  (the WS2812 wire itself needs %.1f ms for 256 LEDs)" % WIRE_MS_256)
     print("drawing allocates: %s (micropython.heap_lock around draw + pixel mapping)" % f["draw_allocates"][0])
+    code = int(f["heap_code"][0])
     boot = int(f["heap_after_boot"][0])
     peak = int(f["heap_peak"][0])
+    print("firmware bytecode of a Layers game: %.1f KB (in RAM when loaded from .mpy files; in flash when frozen)" % (
+        code / 1024))
     print("live heap after boot: %.1f KB   peak over a 4-player game: %.1f KB   target < %d KB   %s" % (
         boot / 1024, peak / 1024, HEAP_TARGET // 1024, "OK" if peak < HEAP_TARGET else "OVER"))
-    print("  (firmware only: modules as compiled bytecode, deck header, buffers; the game ended in the %s)" % f["final_phase"][0])
+    print("  of which game data (frozen firmware): after boot %.1f KB, peak %.1f KB   %s" % (
+        (boot - code) / 1024, (peak - code) / 1024, "OK" if peak - code < HEAP_TARGET else "OVER"))
+    print("  (firmware only, measured after a collection at every step; the game ended in the %s)" % f["final_phase"][0])
 
 
 if __name__ == "__main__":

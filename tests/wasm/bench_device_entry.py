@@ -1,6 +1,8 @@
 # Device figures on the real MicroPython (WebAssembly), driven by run_mpy's
 # --loop so that the garbage collector runs between steps:
 #   1. baseline heap: this harness and the simulator's script runner only;
+#   1b. the firmware modules a Layers game uses are imported: their bytecode
+#      (in RAM when loaded from .mpy files, in flash when frozen);
 #   2. the firmware boots (FileStorage on the wasm filesystem, as on flash);
 #   3. a whole 4-player game, one script line per step: the live heap peak;
 #   4. the busiest Layers frame timed, checked for allocation, and a
@@ -18,6 +20,9 @@ CALIBRATION = int(ARGV[1])  # noqa: F821
 LINES = STDIN.split("\n")  # noqa: F821
 STAGE = 0
 BASE = 0
+# what stays loaded during a Layers game (the config modules are dropped after boot)
+CODE = ("layerlight.app", "layerlight.modes.table", "layerlight.modes.layers", "layerlight.storage",
+        "layerlight.persist")
 PEAK = 0
 AT = 0
 SIM = None
@@ -97,6 +102,12 @@ def bench_step():
     used = gc.mem_alloc()
     if STAGE == 0:
         BASE = used
+        STAGE = 10
+        for name in CODE:
+            __import__(name)
+        return False
+    if STAGE == 10:
+        print("heap_code %d" % (used - BASE))
         STAGE = 1
         SIM = boot(11)
         return False

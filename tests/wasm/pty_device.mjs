@@ -161,14 +161,21 @@ function emit(buf) {
 }
 
 const hooks = {
+  // A scheduled press starts afterMs after the board first reads a pin (it is
+  // listening then) and lasts holdMs, and at least until the board has seen it
+  // (a slow, loaded test machine must not make a press too short to notice).
   pin: (id) => {
     const now = Date.now();
     let level = pins.has(id) ? pins.get(id) : 1;
     for (const p of presses) {
-      if (p.anchor === null) p.anchor = now; // the board has started listening
-      if (p.pin === id && now >= p.anchor + p.afterMs && now < p.anchor + p.afterMs + p.holdMs) level = 0;
+      if (p.anchor === null) p.anchor = now;
+      const start = p.anchor + p.afterMs;
+      if (p.pin === id && now >= start && (now < start + p.holdMs || !p.seen)) {
+        level = 0;
+        p.seen = true;
+      }
     }
-    presses = presses.filter((p) => p.anchor === null || now < p.anchor + p.afterMs + p.holdMs);
+    presses = presses.filter((p) => p.anchor === null || !p.seen || now < p.anchor + p.afterMs + p.holdMs);
     return level;
   },
   set_pin: (id, v) => {
@@ -268,8 +275,7 @@ function pyConsole(expr) {
 }
 
 function feedRepl(c) {
-  const ret = mp.replProcessChar(c);
-  return ret;
+  return mp.replProcessChar(c); // non-zero: the REPL asks for a soft reset
 }
 
 // A fresh instance: power-on (hard reset) or soft reset.
@@ -290,12 +296,13 @@ async function boot(kind) {
   }
   mp.registerJsModule("harness_js", hooks);
   restoreFlash(mp.FS);
-  py("import sys\nsys.modules.pop('_harness', None)\n");
+  // The runtime as a module `_harness` (also in __main__, for the calls from here).
   py(`_harness_src = ${JSON.stringify(RUNTIME)}\n` +
-     "import sys\n_harness_ns = {'__name__': '_harness'}\nexec(_harness_src, _harness_ns)\n" +
+     "_harness_ns = {'__name__': '_harness'}\nexec(_harness_src, _harness_ns)\n" +
      "class _HarnessModule:\n    pass\n_harness = _HarnessModule()\n" +
      "for _k in _harness_ns:\n    setattr(_harness, _k, _harness_ns[_k])\n" +
-     "sys.modules['_harness'] = _harness\ndel _harness_src, _harness_ns, _HarnessModule, _k\n");
+     "_harness_ns['sys'].modules['_harness'] = _harness\n" +
+     "del _harness_src, _harness_ns, _HarnessModule, _k\n");
   if (opts.clock === "manual") py("_harness.H.manual = True");
   captured = [];
   if (kind === "soft") emit(Buffer.from("MPY: soft reboot\r\n"));
@@ -466,7 +473,7 @@ async function control(req) {
     case "leds":
       return { hex: pyValue("_harness.leds_hex()"), writes: pyValue("_harness.led_writes()") };
     case "press":
-      presses.push({ pin: req.pin, afterMs: req.after_ms || 0, holdMs: req.hold_ms || 100, anchor: null });
+      presses.push({ pin: req.pin, afterMs: req.after_ms || 0, holdMs: req.hold_ms || 100, anchor: null, seen: false });
       return { ok: true };
     case "tones": {
       const t = tones;

@@ -14,7 +14,7 @@ import digitalio
 import neopixel
 
 from layerlight.boards import BUTTON_NAMES
-from layerlight.display import FrameBuffer, pixel_map
+from layerlight.display import FrameBuffer, config_map
 from layerlight.storage import FileStorage
 
 MIN_TONE_HZ = 10
@@ -45,18 +45,7 @@ class Hardware:
         self._cap = cfg["brightness"]
         n = self.width * self.height
 
-        try:
-            self._table = pixel_map(
-                self.width,
-                self.height,
-                cfg["layout"],
-                cfg["origin"],
-                cfg["rotation"],
-                cfg["flip_x"],
-                cfg["flip_y"],
-            )
-        except ValueError as e:
-            raise ValueError("config: %s" % e) from e
+        self._table = config_map(cfg)  # a bad layout/origin/rotation names the setting
         order = cfg["color_order"]
         if not isinstance(order, str) or len(order) != 3 or sorted(order) != ["B", "G", "R"]:
             raise ValueError("config color_order: %r is not an order of R, G, B" % (order,))

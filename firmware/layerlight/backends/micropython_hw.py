@@ -16,7 +16,7 @@ import machine
 import neopixel
 
 from layerlight.boards import BUTTON_NAMES
-from layerlight.display import FrameBuffer, pixel_map
+from layerlight.display import FrameBuffer, config_map
 from layerlight.storage import FileStorage
 
 # rp2's PWM cannot go below ~8 Hz (~7.5 Hz at 125 MHz, ~9 Hz at 150 MHz);
@@ -40,20 +40,7 @@ class Hardware:
         self._order = cfg["color_order"]
         n = self.width * self.height
 
-        # Bad layout/origin/rotation are config errors too; pixel_map's own
-        # messages already say which setting, prefix them with "config".
-        try:
-            self._table = pixel_map(
-                self.width,
-                self.height,
-                cfg["layout"],
-                cfg["origin"],
-                cfg["rotation"],
-                cfg["flip_x"],
-                cfg["flip_y"],
-            )
-        except ValueError as e:
-            raise ValueError("config: %s" % e)
+        self._table = config_map(cfg)  # a bad layout/origin/rotation names the setting
         if len(self._order) != 3 or sorted(self._order) != ["B", "G", "R"]:
             raise ValueError("config color_order: %r is not an order of R, G, B" % self._order)
 

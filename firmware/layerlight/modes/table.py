@@ -13,7 +13,6 @@ from layerlight.screens import Layout
 ROUNDS = 6
 FIRST_PLAYER_MS = 1800
 TALLY_STEP_MS = 150
-SOLUTION_STEP_MS = 800
 LAST_SECONDS_MS = 5000
 RESUME_MIN_MS = 10000  # a race resumed after a power cut gets at least this much time
 CHECKPOINT_MS = 5000   # a running timer is saved this often, so a resume is fair
@@ -65,8 +64,7 @@ class TableGame:
         self.resume_left = None
         self.colours = [screens.BACKGROUND_LED] + [(r << 16) | (g << 8) | b for r, g, b in self.deck.colours[1:]]
         self.layout = None
-        self._stack = bytearray(self.deck.size * self.deck.size)
-        self._stack_step = -1
+        self.solution_show = screens.SolutionShow(self.deck)
         self._race_bg = None        # the race screen without the sand: drawn once per mission
         self._race_bg_key = -1
         if saved is not None:
@@ -481,15 +479,7 @@ class TableGame:
         screens.seat_spotlight(fb, seat, now)
 
     def draw_solution(self, fb, now):
-        """The solution stacking up one layer at a time, bottom first, then the whole for a beat."""
-        sol = self.mission.solution
-        step = ((now - self.solution_from) // SOLUTION_STEP_MS) % (len(sol) + 1)
-        if step != self._stack_step:
-            self._stack_step = step
-            screens.stack_up(self._stack, self.deck.layers, sol, min(step + 1, len(sol)))
-        screens.pattern(fb, self.layout, self._stack, self.colours)
-        for k in range(step + 1):
-            fb.pixel(1 + 2 * k, 0, screens.WHITE)
+        self.solution_show.draw(fb, self.layout, self.mission.solution, self.colours, now - self.solution_from)
 
     def draw_steal(self, fb, now):
         screens.scores(fb, self.seats, self.scores, now, self.taker)

@@ -8,7 +8,6 @@
 # table; the personal best of each variant is kept on flash by the device.
 
 from layerlight import buttons, font, screens
-from layerlight.modes.table import SOLUTION_STEP_MS
 from layerlight.screens import Layout
 
 RATINGS = ((10, "TRY HARDER!"), (20, "NOT BAD, YOU COULD DO BETTER"), (30, "THAT WAS PRETTY GOOD"),
@@ -58,8 +57,7 @@ class Mode:
         self.new_best = False
         self.colours = [screens.BACKGROUND_LED] + [(r << 16) | (g << 8) | b for r, g, b in self.deck.colours[1:]]
         self.layout = None
-        self._stack = bytearray(self.deck.size * self.deck.size)
-        self._stack_step = -1
+        self.solution_show = screens.SolutionShow(self.deck)
         self.piles = {}
         if saved is not None:
             self.restore(saved)
@@ -251,12 +249,7 @@ class Mode:
         self.draw_clock(fb, now)
 
     def draw_solution(self, fb, now):
-        sol = self.mission.solution
-        step = ((now - self.solution_from) // SOLUTION_STEP_MS) % (len(sol) + 1)
-        if step != self._stack_step:
-            self._stack_step = step
-            screens.stack_up(self._stack, self.deck.layers, sol, min(step + 1, len(sol)))
-        screens.pattern(fb, self.layout, self._stack, self.colours)
+        self.solution_show.draw(fb, self.layout, self.mission.solution, self.colours, now - self.solution_from)
 
     def draw_result(self, fb, now):
         w, h = fb.width, fb.height

@@ -1,0 +1,55 @@
+"""Decks on the device: the real MicroPython reads them and refuses damaged ones; the device keeps its deck."""
+
+import pytest
+
+from layerlight_tools import cards, simcore
+from layerlight_tools.firmware_files import DEFAULT_DECK
+from mpy import run_micropython
+from scenario_lib import device_files
+
+GOOD = open(DEFAULT_DECK, "rb").read()
+DAMAGED = {
+    "truncated.deck": (GOOD[:-50], "deck truncated"),
+    "flipped.deck": (GOOD[:500] + bytes([GOOD[500] ^ 0x20]) + GOOD[501:], "deck checksum wrong"),
+    "newer.deck": (GOOD[:4] + bytes([GOOD[4] + 1]) + GOOD[5:], "is newer than this firmware reads"),
+    "empty.deck": (b"", "deck truncated"),
+    "photo.deck": (b"\xff\xd8\xff\xe0" + bytes(100), "not a deck file"),
+}
+
+
+def test_the_real_micropython_reads_the_deck_and_refuses_damaged_ones(tmp_path):
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    (decks / "good.deck").write_bytes(GOOD)
+    for name, (data, _) in DAMAGED.items():
+        (decks / name).write_bytes(data)
+    res = run_micropython("tests/wasm/deck_entry.py", mounts=["firmware:/", "%s:/" % tmp_path])
+    assert res.returncode == 0, res.stderr
+    lines = dict(line.split(" ", 1) for line in res.stdout.splitlines())
+    m = cards.open_deck(DEFAULT_DECK).level_mission(5, 0)
+    assert lines["good.deck"] == "ok 240 60 %s %s" % ("".join(str(c) for c in m.pattern),
+                                                       ",".join("%d:%d" % s for s in m.solution))
+    for name, (_, words) in DAMAGED.items():
+        assert lines[name].startswith("DeckError: ") and words in lines[name] and "decks/" + name in lines[name]
+
+
+@pytest.mark.parametrize("name", sorted(DAMAGED))
+def test_the_device_shows_the_error_glyph_and_keeps_the_deck_it_had(name):
+    files = device_files()
+    files["decks/" + name] = DAMAGED[name][0]
+    logs = []
+    dev = simcore.make_device(files, 16, 16, 1, None, 2, logs.append)
+    had = dev.deck
+    assert had is not None
+    assert dev.load_deck("decks/" + name) is False
+    assert dev.deck is had
+    sim = simcore.Simulator(dev, frames=True)
+    s = sim.state()
+    assert s["phase"] == "error" and s["error"] == 1
+    assert any(DAMAGED[name][1] in line for line in logs)
+    assert any(row.count("ff0000") for row in s["frame"])  # the red error glyph
+    sim.run_line("wait 5000", 1)
+    assert sim.state()["phase"] == "menu"
+    dev.start_game("layers", [0, 1], 0)
+    sim.run_line("press A", 2)
+    assert dev.state()["phase"] not in ("menu", "error")  # playing with the deck it had
