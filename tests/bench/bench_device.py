@@ -38,8 +38,11 @@ def main():
     print("  wasm MicroPython: %.3f ms   RP2040 estimate: %.2f ms   target < %.1f ms   %s" % (
         wasm_frame, device_frame, FRAME_TARGET_MS, "OK" if device_frame < FRAME_TARGET_MS else "OVER"))
     n_press, press_ms = map(int, f["press_frames"])
-    print("  the frame right after a press (pattern and markers redrawn): wasm %.3f ms, RP2040 estimate %.2f ms" % (
+    print("  the frame right after a press (finish markers redrawn): wasm %.3f ms, RP2040 estimate %.2f ms" % (
         press_ms / n_press, press_ms / n_press * scale))
+    n_rev, rev_ms = map(int, f["reveal_frames"])
+    print("  the first frame of a mission (pattern drawn once): wasm %.3f ms, RP2040 estimate %.2f ms" % (
+        rev_ms / n_rev, rev_ms / n_rev * scale))
     print("  (the WS2812 wire itself needs %.1f ms for 256 LEDs)" % WIRE_MS_256)
     print("drawing allocates: %s (micropython.heap_lock around draw + pixel mapping)" % f["draw_allocates"][0])
     code = int(f["heap_code"][0])

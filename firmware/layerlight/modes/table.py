@@ -65,7 +65,9 @@ class TableGame:
         self.colours = [screens.BACKGROUND_LED] + [(r << 16) | (g << 8) | b for r, g, b in self.deck.colours[1:]]
         self.layout = None
         self.solution_show = screens.SolutionShow(self.deck)
-        self._race_bg = None        # the race screen without the sand: drawn once per mission
+        self._pattern_bg = None     # the mission alone: drawn once per mission
+        self._pattern_bg_key = -1
+        self._race_bg = None        # the mission and finish markers: redrawn after each press
         self._race_bg_key = -1
         if saved is not None:
             self.restore(saved)
@@ -432,6 +434,8 @@ class TableGame:
     def set_screen(self, fb):
         """The frame buffer this mode will draw into; layouts are computed for it."""
         self.layout = Layout(fb.width, fb.height, self.deck.size, fb)
+        self._pattern_bg = bytearray(len(fb.buf))
+        self._pattern_bg_key = -1
         self._race_bg = bytearray(len(fb.buf))
         self._race_bg_key = -1
 
@@ -451,13 +455,18 @@ class TableGame:
         screens.choose_deck(fb, self.level, self.available_levels(), self.first, now)
 
     def draw_race(self, fb, now):
-        # The pattern and finish markers change only on a press: keep them in a
-        # background copy and restore it with one slice copy; only the sand is
-        # drawn every frame.
-        key = (self.mission.id * 8 + len(self.finish_order)) * 1024 + fb.generation % 1024
-        if key != self._race_bg_key:
+        # Two cached backgrounds, restored with one slice copy (a memcpy): the
+        # mission (drawn once when it is revealed) and the mission with the
+        # finish markers (redrawn on a press). Only the sand is drawn every frame.
+        key = self.mission.id * 1024 + fb.generation % 1024
+        if key != self._pattern_bg_key:
             fb.clear()
             screens.pattern(fb, self.layout, self.mission.pattern, self.colours)
+            self._pattern_bg[:] = fb.buf
+            self._pattern_bg_key = key
+        key = key * 8 + len(self.finish_order)
+        if key != self._race_bg_key:
+            fb.buf[:] = self._pattern_bg
             self.draw_race_marks(fb)
             self.layout.mark_busy(fb)
             self._race_bg[:] = fb.buf
