@@ -28,6 +28,7 @@ package(
         "geometry.py",
         "hardware.py",
         "modes/__init__.py",
+        "modes/base.py",
         "modes/layers.py",
         "modes/layers_plus.py",
         "modes/settings.py",

@@ -8,7 +8,7 @@
 # in PERSIST; the device saves snapshot() whenever `dirty` is set.
 
 from layerlight import buttons, screens
-from layerlight.screens import Layout
+from layerlight.modes.base import MissionGame
 
 ROUNDS = 6
 FIRST_PLAYER_MS = 1800
@@ -18,9 +18,10 @@ RESUME_MIN_MS = 10000  # a race resumed after a power cut gets at least this muc
 CHECKPOINT_MS = 5000   # a running timer is saved this often, so a resume is fair
 
 
-class TableGame:
+class TableGame(MissionGame):
     name = "table"
     levels = (3, 4, 5)
+    first_phase = "join"
     round_tiles = False
     beep_window = LAST_SECONDS_MS  # the timer beeps every second in its last part
     HANDLERS = {}  # phase -> handler, filled in below the class
@@ -30,41 +31,24 @@ class TableGame:
                "level", "mission_ref", "piles", "pending", "taker", "tiles", "tokens_left")
 
     def __init__(self, ctx, seats=None, first_player=None, saved=None):
-        self.ctx = ctx
-        self.deck = ctx.deck
-        self.rng = ctx.rng
-        self.sound = ctx.sound
+        MissionGame.__init__(self, ctx)
         self.timer_total = ctx.cfg["timer_s"] * 1000
-        self.done = False
-        self.dirty = False          # something worth saving changed
-        self.outbox = []            # other files to save: (name, object)
-        self.phase = "join"
         self.round = 0
         self.seats = []
         self.joined = 0
         self.first = -1             # seat of this round's first player (-1: not drawn yet)
         self.scores = [0, 0, 0, 0]
         self.shown = [0, 0, 0, 0]   # scores as the tally animation shows them
-        self.mission = None
-        self.mission_ref = None     # (level, position in that level) of the mission on show
         self.finish_order = []
         self.verdicts = []
         self.timer_end = -1         # game time when the running timer ends (-1: none)
         self.timer_left = None
         self.timer_length = 0
-        self.level = 0
-        self.since = 0
         self.tiles = []
         self.tile = None
         self.tokens_left = []
-        self.solution_from = -1     # when B was held to show the solution (-1: not shown)
         self.pending = []           # rewards still to give: [seat, reward]
         self.taker = -1             # the seat taking a point in the steal phase
-        self.last_beep = 0
-        self.resume_left = None
-        self.colours = [screens.BACKGROUND_LED] + [(r << 16) | (g << 8) | b for r, g, b in self.deck.colours[1:]]
-        self.layout = None
-        self.solution_show = screens.SolutionShow(self.deck)
         self._pattern_bg = None     # the mission alone: drawn once per mission
         self._pattern_bg_key = -1
         self._race_bg = None        # the mission and finish markers: redrawn after each press
@@ -72,7 +56,7 @@ class TableGame:
         if saved is not None:
             self.restore(saved)
             return
-        self._shuffle_decks()
+        self.shuffle_decks()
         self.setup()
         if seats is not None:
             self.seats = sorted(seats)
@@ -89,24 +73,8 @@ class TableGame:
     def setup(self):
         """Per-game extras (round tiles...): a subclass fills this in."""
 
-    def _shuffle_decks(self):
-        self.piles = {}
-        for level in self.levels:
-            order = list(range(self.deck.level_count(level)))
-            self.rng.shuffle(order)
-            self.piles[str(level)] = order  # str keys: the snapshot goes through JSON
-
-    def available_levels(self):
-        return [lv for lv in self.levels if self.deck.level_count(lv) > 0]
-
-    def changed(self):
-        self.dirty = True
-
     def snapshot(self):
-        """What a saved game holds (plain data for JSON)."""
-        snap = {}
-        for key in self.PERSIST:
-            snap[key] = getattr(self, key)
+        snap = MissionGame.snapshot(self)
         snap["timer_left"] = self.timer_left
         snap["timer_length"] = self.timer_length
         return snap
@@ -115,11 +83,8 @@ class TableGame:
         """Back to a snapshot. A running timer restarts fairly: with the time that
         was left at its last checkpoint (saved every CHECKPOINT_MS), and never
         less than RESUME_MIN_MS, so the table can pick up where it was."""
-        for key in self.PERSIST:
-            setattr(self, key, snap[key])
+        MissionGame.restore(self, snap)
         self.shown = list(self.scores)
-        if self.mission_ref is not None:
-            self.mission = self.deck.level_mission(self.mission_ref[0], self.mission_ref[1])
         if self.round_tiles and self.round >= 1 and self.phase not in ("join", "first_player", "final"):
             self.tile = self.tiles[self.round - 1]
         left = snap.get("timer_left")
@@ -269,15 +234,6 @@ class TableGame:
             self.level = levels[(levels.index(self.level) + 1) % len(levels)]
         elif b == buttons.A:
             self.reveal(now)
-
-    def draw_mission(self, level):
-        """The next mission of a level's shuffled pile (a pile that runs out is shuffled again)."""
-        pile = self.piles[str(level)]
-        if not pile:
-            pile.extend(range(self.deck.level_count(level)))
-            self.rng.shuffle(pile)
-        self.mission_ref = [level, pile.pop()]
-        self.mission = self.deck.level_mission(level, self.mission_ref[1])
 
     def reveal(self, now):
         self.draw_mission(self.level)
@@ -432,8 +388,7 @@ class TableGame:
     # --- screens ----------------------------------------------------------
 
     def set_screen(self, fb):
-        """The frame buffer this mode will draw into; layouts are computed for it."""
-        self.layout = Layout(fb.width, fb.height, self.deck.size, fb)
+        MissionGame.set_screen(self, fb)
         self._pattern_bg = bytearray(len(fb.buf))
         self._pattern_bg_key = -1
         self._race_bg = bytearray(len(fb.buf))
@@ -486,9 +441,6 @@ class TableGame:
         screens.pattern(fb, self.layout, self.mission.pattern, self.colours)
         seat = self.finish_order[len(self.verdicts)]
         screens.seat_spotlight(fb, seat, now)
-
-    def draw_solution(self, fb, now):
-        self.solution_show.draw(fb, self.layout, self.mission.solution, self.colours, now - self.solution_from)
 
     def draw_steal(self, fb, now):
         screens.scores(fb, self.seats, self.scores, now, self.taker)

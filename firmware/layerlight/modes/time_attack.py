@@ -8,7 +8,7 @@
 # table; the personal best of each variant is kept on flash by the device.
 
 from layerlight import buttons, font, screens
-from layerlight.screens import Layout
+from layerlight.modes.base import MissionGame
 
 RATINGS = ((10, "TRY HARDER!"), (20, "NOT BAD, YOU COULD DO BETTER"), (30, "THAT WAS PRETTY GOOD"),
            (40, "GREAT RESULT!"), (50, "IMPRESSIVE!"), (1 << 30, "WHAT A GENIUS!"))
@@ -25,66 +25,40 @@ def rating(score):
     return RATINGS[-1][1]
 
 
-class Mode:
+class Mode(MissionGame):
     name = "time-attack"
     levels = (3, 4, 5)
+    first_phase = "ready"
     HANDLERS = {}
     DRAWERS = {}
     PERSIST = ("phase", "score", "done_count", "level", "mission_ref", "piles", "best_before")
 
     def __init__(self, ctx, seats=None, first_player=None, saved=None):
-        self.ctx = ctx
-        self.deck = ctx.deck
-        self.rng = ctx.rng
-        self.sound = ctx.sound
+        MissionGame.__init__(self, ctx)
         self.clock_total = ctx.cfg["attack_s"] * 1000
-        self.done = False
-        self.dirty = False
-        self.outbox = []
-        self.phase = "ready"
         self.score = 0
         self.done_count = 0
-        self.level = self.available_levels()[0] if self.available_levels() else 0
-        self.mission = None
-        self.mission_ref = None
+        levels = self.available_levels()
+        self.level = levels[0] if levels else 0
         self.clock_end = -1
         self.clock_left = None
-        self.resume_left = None
-        self.last_beep = 0
-        self.since = 0
-        self.solution_from = -1
         self.best_before = ctx.bests.get(self.name, 0)
         self.new_best = False
-        self.colours = [screens.BACKGROUND_LED] + [(r << 16) | (g << 8) | b for r, g, b in self.deck.colours[1:]]
-        self.layout = None
-        self.solution_show = screens.SolutionShow(self.deck)
-        self.piles = {}
         if saved is not None:
             self.restore(saved)
             return
-        for level in self.levels:
-            order = list(range(self.deck.level_count(level)))
-            self.rng.shuffle(order)
-            self.piles[str(level)] = order
-
-    def available_levels(self):
-        return [lv for lv in self.levels if self.deck.level_count(lv) > 0]
+        self.shuffle_decks()
 
     # --- saving -----------------------------------------------------------
 
     def snapshot(self):
-        snap = {}
-        for key in self.PERSIST:
-            snap[key] = getattr(self, key)
+        snap = MissionGame.snapshot(self)
         snap["clock_left"] = self.clock_left
         return snap
 
     def restore(self, snap):
         """Back to a snapshot; the clock goes on with what was left at the last save."""
-        for key in self.PERSIST:
-            setattr(self, key, snap[key])
-        if self.mission_ref is not None:
-            self.mission = self.deck.level_mission(self.mission_ref[0], self.mission_ref[1])
+        MissionGame.restore(self, snap)
         left = snap.get("clock_left")
         self.resume_left = None if left is None else max(left, min(RESUME_MIN_MS, self.clock_total))
 
@@ -137,9 +111,6 @@ class Mode:
         fb.clear()
         self.DRAWERS[self.phase](self, fb, now)
 
-    def set_screen(self, fb):
-        self.layout = Layout(fb.width, fb.height, self.deck.size, fb)
-
     # --- play -------------------------------------------------------------
 
     def _start_clock(self, now, left):
@@ -173,12 +144,7 @@ class Mode:
             self.sound.play("refused", now)
 
     def reveal(self, now):
-        pile = self.piles[str(self.level)]
-        if not pile:
-            pile.extend(range(self.deck.level_count(self.level)))
-            self.rng.shuffle(pile)
-        self.mission_ref = [self.level, pile.pop()]
-        self.mission = self.deck.level_mission(self.level, self.mission_ref[1])
+        self.draw_mission(self.level)
         self.phase = "solve"
         self.solution_from = -1
         self.sound.play("reveal", now)
@@ -247,9 +213,6 @@ class Mode:
         else:
             screens.pattern(fb, self.layout, self.mission.pattern, self.colours)
         self.draw_clock(fb, now)
-
-    def draw_solution(self, fb, now):
-        self.solution_show.draw(fb, self.layout, self.mission.solution, self.colours, now - self.solution_from)
 
     def draw_result(self, fb, now):
         w, h = fb.width, fb.height

@@ -1,0 +1,76 @@
+# What every mission game shares (Layers, Layers+, time attack): the context
+# it runs in, the shuffled piles of each deck level, the mission on show, the
+# solution animation, and saving to / restoring from a snapshot.
+
+from layerlight import screens
+from layerlight.deck import Mission  # noqa: F401 (named in a type comment; the deck module is loaded anyway)
+from layerlight.screens import Layout
+
+
+class MissionGame:
+    levels = (3, 4, 5)
+    first_phase = "ready"
+    PERSIST = ()  # attribute names a saved game holds; a subclass lists its own
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.deck = ctx.deck
+        self.rng = ctx.rng
+        self.sound = ctx.sound
+        self.done = False
+        self.dirty = False          # something worth saving changed (the device saves)
+        self.outbox = []            # other files to save: (name, object)
+        self.phase = self.first_phase
+        self.level = 0
+        self.mission = None  # type: Mission | None
+        self.mission_ref = None     # [level, position in that level] of the mission on show
+        self.piles = {}
+        self.since = 0
+        self.solution_from = -1     # when B was held to show the solution (-1: not shown)
+        self.resume_left = None     # time left on a timer when a saved game comes back
+        self.last_beep = 0
+        self.colours = [screens.BACKGROUND_LED] + [(r << 16) | (g << 8) | b for r, g, b in self.deck.colours[1:]]
+        self.layout = None
+        self.solution_show = screens.SolutionShow(self.deck)
+
+    def shuffle_decks(self):
+        """A shuffled pile of mission positions for each level."""
+        for level in self.levels:
+            order = list(range(self.deck.level_count(level)))
+            self.rng.shuffle(order)
+            self.piles[str(level)] = order  # str keys: the snapshot goes through JSON
+
+    def available_levels(self):
+        return [lv for lv in self.levels if self.deck.level_count(lv) > 0]
+
+    def draw_mission(self, level):
+        """The next mission of a level's pile (a pile that runs out is shuffled again)."""
+        pile = self.piles[str(level)]
+        if not pile:
+            pile.extend(range(self.deck.level_count(level)))
+            self.rng.shuffle(pile)
+        self.mission_ref = [level, pile.pop()]
+        self.mission = self.deck.level_mission(level, self.mission_ref[1])
+
+    def changed(self):
+        self.dirty = True
+
+    def snapshot(self):
+        """What a saved game holds (plain data for JSON)."""
+        snap = {}
+        for key in self.PERSIST:
+            snap[key] = getattr(self, key)
+        return snap
+
+    def restore(self, snap):
+        for key in self.PERSIST:
+            setattr(self, key, snap[key])
+        if self.mission_ref is not None:
+            self.mission = self.deck.level_mission(self.mission_ref[0], self.mission_ref[1])
+
+    def set_screen(self, fb):
+        """The frame buffer this mode will draw into; layouts are computed for it."""
+        self.layout = Layout(fb.width, fb.height, self.deck.size, fb)
+
+    def draw_solution(self, fb, now):
+        self.solution_show.draw(fb, self.layout, self.mission.solution, self.colours, now - self.solution_from)
