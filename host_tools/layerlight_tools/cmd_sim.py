@@ -23,12 +23,12 @@ def cmd_sim(args):
     from layerlight_tools import simcore
 
     width, height = parse_size(args.size)
-    if args.game is not None and args.game not in modes.names():
-        raise UserError("unknown --game %r (one of: %s)" % (args.game, ", ".join(modes.names())))
+    if args.game is not None and args.game not in modes.GAMES:
+        raise UserError("unknown --game %r (one of: %s)" % (args.game, ", ".join(modes.GAMES)))
     if not 1 <= args.players <= 4:
         raise UserError("--players must be 1 to 4")
-    if args.game == "layers" and args.players < 2:
-        raise UserError("layers needs 2 to 4 players")
+    if args.game in ("layers", "layers-plus") and args.players < 2:
+        raise UserError("%s needs 2 to 4 players" % args.game)
     if args.deck is not None and not os.path.isfile(args.deck):
         raise UserError("--deck: no such file: %s" % args.deck)
     if args.web:
