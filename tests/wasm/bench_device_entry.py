@@ -21,7 +21,7 @@ LINES = STDIN.split("\n")  # noqa: F821
 STAGE = 0
 BASE = 0
 # what stays loaded during a Layers game (the config modules are dropped after boot)
-CODE = ("layerlight.app", "layerlight.modes.table", "layerlight.modes.layers", "layerlight.storage",
+CODE = ("layerlight.app", "layerlight.display", "layerlight.modes.table", "layerlight.modes.layers", "layerlight.storage",
         "layerlight.persist")
 PEAK = 0
 AT = 0
