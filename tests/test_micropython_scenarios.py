@@ -28,9 +28,8 @@ def test_full_four_player_game():
     p = four_player_game()
     out = run_both(p.script, players=4, seed=11, frames=False)
     finals = [s for s in out if s["phase"] == "final"]
-    assert finals and finals[-1]["round"] is None or finals[-1]["phase"] == "final"
-    assert out[-1]["game"] == "menu"
-    assert finals[-1]["scores"] == [s for s in p.dev.state()["scores"]] or True
+    assert finals and finals[-1]["round"] == 6
+    assert out[-1]["game"] == "menu"  # A after the final returns to the menu
     # the game really was played: six different missions, scores moved
     missions = {json.dumps(s["mission"]) for s in out if s["mission"]}
     assert len(missions) == 6
