@@ -183,3 +183,44 @@ def test_race_screen_shows_the_mission_pattern_on_every_size(size):
             x = lay.x0 + cx * lay.scale
             y = lay.y0 + cy * lay.scale
             assert frame[y][6 * x:6 * x + 6] == want, (cx, cy)
+
+
+def test_a_level_whose_missions_ran_out_is_no_longer_offered(tmp_path):
+    """games.md: B cycles only levels with missions left; a used-up deck comes back reshuffled."""
+    from layerlight_tools import cards, sets
+    from layerlight_tools.firmware_files import DEFAULT_SET
+    small = tmp_path / "small.deck"
+    layer_set = sets.load(DEFAULT_SET)
+    cards.write(layer_set, cards.build(layer_set, 1, progress=None), str(small))
+    files = {"decks/default.deck": small.read_bytes()}
+    from layerlight_tools import simcore
+    dev = simcore.make_device(files, 16, 16, 1, "layers", 2)
+    sim = simcore.Simulator(dev)
+    n = [0]
+
+    def do(line):
+        n[0] += 1
+        sim.run_line(line, n[0])
+        return dev.state()
+
+    def levels_offered():
+        seen = [dev.state()["level"]]
+        for _ in range(3):
+            seen.append(do("press B")["level"])
+        return sorted(set(seen))
+
+    offered, revealed = [], []
+    for rnd in range(4):
+        do("press A")  # round tile -> choose deck
+        offered.append(levels_offered())
+        revealed.append(do("press A")["mission"]["level"])
+        do("press P1"); do("press P2"); do("press A"); do("press A")
+        while dev.state()["phase"] == "steal":
+            st = dev.state()
+            do("press P%d" % [x for x in (1, 2) if x != st["taker"]][0])
+        do("press A")
+    assert offered[0] == [3, 4, 5]
+    assert offered[1] == sorted({3, 4, 5} - {revealed[0]})
+    assert offered[2] == sorted({3, 4, 5} - {revealed[0], revealed[1]})
+    assert sorted(revealed[:3]) == [3, 4, 5]
+    assert offered[3] == [3, 4, 5]  # every pile ran out: all shuffled again

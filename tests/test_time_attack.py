@@ -81,3 +81,22 @@ def test_personal_best_is_kept_on_flash_and_a_new_one_gets_a_fanfare():
     assert s["best"] == 7 and not s["new_best"] and "fanfare" not in dev.sound.played
     dev = run_attack(storage, [5, 5])
     assert dev.state()["new_best"] and persist.decode(storage.files["bests.json"])["time-attack"] == 10
+
+
+def test_a_used_up_level_is_refused_until_every_pile_is_used(tmp_path):
+    from layerlight_tools import cards, sets
+    from layerlight_tools.firmware_files import DEFAULT_SET
+    small = tmp_path / "small.deck"
+    layer_set = sets.load(DEFAULT_SET)
+    cards.write(layer_set, cards.build(layer_set, 1, progress=None), str(small))
+    dev = simcore.make_device({"decks/default.deck": small.read_bytes()}, 16, 16, 1, "time-attack", 1)
+    sim = simcore.Simulator(dev)
+    for i, line in enumerate(["press A", "press P2", "press A", "press P2"]):
+        sim.run_line(line, i + 1)
+    s = dev.state()
+    assert s["phase"] == "choose_deck" and "refused" in dev.sound.played  # level 3 is used up
+    assert s["level"] in (4, 5)
+    for i, line in enumerate(["press P3", "press A", "press P4", "press A", "press P2"]):
+        sim.run_line(line, 10 + i)
+    # every pile was used: all shuffled again, level 3 is back
+    assert dev.state()["phase"] == "solve" and dev.state()["mission"]["level"] == 3

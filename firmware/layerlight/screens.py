@@ -317,12 +317,6 @@ def first_player(fb, seat, now):
     font.draw_char(fb, "1", (fb.width - 3) // 2, (fb.height - 5) // 2, SEAT_COLOURS[seat], SEAT_ROT[seat])
 
 
-def verdict_marks(fb, seat, ok):
-    """A check or a cross in the seat's colour, turned to face it."""
-    w, h = fb.width, fb.height
-    font.draw_char(fb, "~" if ok else "/", (w - 3) // 2, (h - 5) // 2, 0x20FF20 if ok else 0xFF2020, SEAT_ROT[seat])
-
-
 def error(fb, code):
     """The error glyph and a short numeric code."""
     w = fb.width

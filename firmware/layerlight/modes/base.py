@@ -41,16 +41,19 @@ class MissionGame:
             self.piles[str(level)] = order  # str keys: the snapshot goes through JSON
 
     def available_levels(self):
-        return [lv for lv in self.levels if self.deck.level_count(lv) > 0]
+        """The levels that still have missions to reveal (before the shuffle: those in the deck)."""
+        if not self.piles:
+            return [lv for lv in self.levels if self.deck.level_count(lv) > 0]
+        return [lv for lv in self.levels if self.piles.get(str(lv))]
 
     def draw_mission(self, level):
-        """The next mission of a level's pile (a pile that runs out is shuffled again)."""
+        """The next mission of a level's pile. A level whose pile runs out is no longer
+        offered; when every pile has run out (a small deck), they are all shuffled again."""
         pile = self.piles[str(level)]
-        if not pile:
-            pile.extend(range(self.deck.level_count(level)))
-            self.rng.shuffle(pile)
         self.mission_ref = [level, pile.pop()]
         self.mission = self.deck.level_mission(level, self.mission_ref[1])
+        if not self.available_levels():
+            self.shuffle_decks()
 
     def changed(self):
         self.dirty = True

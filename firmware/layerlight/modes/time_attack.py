@@ -132,7 +132,7 @@ class Mode(MissionGame):
             return
         levels = self.available_levels()
         if b == buttons.B:
-            self.level = levels[(levels.index(self.level) + 1) % len(levels)] if self.level in levels else levels[0]
+            self.level = levels[(levels.index(self.level) + 1) % len(levels)]
         elif b == buttons.A:
             self.reveal(now)
 
@@ -168,6 +168,9 @@ class Mode(MissionGame):
         self.mission = None
         self.mission_ref = None
         self.phase = "choose_deck"
+        levels = self.available_levels()
+        if self.level not in levels:  # that level's pile ran out
+            self.level = levels[0]
         self.dirty = True
 
     def time_up(self, now):
