@@ -2,7 +2,7 @@
 # it runs in, the shuffled piles of each deck level, the mission on show, the
 # solution animation, and saving to / restoring from a snapshot.
 
-from layerlight import screens
+from layerlight import buttons, screens
 from layerlight.deck import Mission  # noqa: F401 (named in a type comment; the deck module is loaded anyway)
 from layerlight.screens import Layout
 
@@ -54,6 +54,19 @@ class MissionGame:
         self.mission = self.deck.level_mission(level, self.mission_ref[1])
         if not self.available_levels():
             self.shuffle_decks()
+
+    def on_choose_deck(self, kind, b, now):
+        """B cycles the levels with missions left, A reveals one (the subclass's reveal)."""
+        if kind != buttons.RELEASE:
+            return
+        levels = self.available_levels()
+        if b == buttons.B:
+            self.level = levels[(levels.index(self.level) + 1) % len(levels)]
+        elif b == buttons.A:
+            self.reveal(now)
+
+    def reveal(self, now):
+        raise NotImplementedError
 
     def changed(self):
         self.dirty = True

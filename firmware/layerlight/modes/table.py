@@ -226,15 +226,6 @@ class TableGame(MissionGame):
         if self.level not in levels:
             self.level = levels[0]
 
-    def on_choose_deck(self, kind, b, now):
-        if kind != buttons.RELEASE:
-            return
-        levels = self.available_levels()
-        if b == buttons.B:
-            self.level = levels[(levels.index(self.level) + 1) % len(levels)]
-        elif b == buttons.A:
-            self.reveal(now)
-
     def reveal(self, now):
         self.draw_mission(self.level)
         self.phase = "race"

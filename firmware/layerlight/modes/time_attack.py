@@ -127,15 +127,6 @@ class Mode(MissionGame):
             self.sound.play("reveal", now)
             self.dirty = True
 
-    def on_choose_deck(self, kind, b, now):
-        if kind != buttons.RELEASE:
-            return
-        levels = self.available_levels()
-        if b == buttons.B:
-            self.level = levels[(levels.index(self.level) + 1) % len(levels)]
-        elif b == buttons.A:
-            self.reveal(now)
-
     def pick_level(self, level, now):
         if level in self.available_levels():
             self.level = level
