@@ -14,8 +14,8 @@ import pytest
 
 from layerlight import selftest
 from layerlight.config import defaults
-from layerlight.display import FrameBuffer, pixel_map
-from layerlight_tools import doctor, flash
+from layerlight.display import FrameBuffer, config_map, pixel_map
+from layerlight_tools import doctor, flash, simcore
 from layerlight_tools.errors import UserError
 from wasm.pty_device import PtyDevice
 
@@ -84,12 +84,13 @@ class Person:
 # ---------------------------------------------------------------- selftest.py on fake hardware
 
 
-class FakeHardware:
-    """The Hardware interface over a simulated matrix, buttons and buzzer (a virtual clock)."""
+class FakeHardware(simcore.SimHardware):
+    """The simulator's hardware, wired like a real matrix (the config's mapping, colour
+    order and cap), with a clock that ticks on every read and buttons pressed by pin."""
 
     def __init__(self, cfg, connected=True, buzzer=True):
+        simcore.SimHardware.__init__(self, cfg["width"], cfg["height"], simcore.MemoryStorage())
         self.cfg = cfg
-        self.width, self.height = cfg["width"], cfg["height"]
         self.buf = bytes(self.width * self.height * 3)
         self.connected, self.buzzer = connected, buzzer
         self.clock = 0
@@ -98,8 +99,7 @@ class FakeHardware:
 
     def framebuffer(self):
         c = self.cfg
-        table = pixel_map(self.width, self.height, c["layout"], c["origin"], c["rotation"], c["flip_x"], c["flip_y"])
-        return FrameBuffer(self.width, self.height, table, c["brightness"], c["color_order"])
+        return FrameBuffer(self.width, self.height, config_map(c), c["brightness"], c["color_order"])
 
     def show(self, fb):
         if self.connected:
@@ -108,12 +108,6 @@ class FakeHardware:
     def ticks_ms(self):
         self.clock += 1
         return self.clock
-
-    def ticks_diff(self, a, b):
-        return a - b
-
-    def sleep_ms(self, ms):
-        self.clock += ms
 
     def read_buttons(self):
         bits = 0
