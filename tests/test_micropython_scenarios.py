@@ -126,11 +126,14 @@ def test_time_attack_on_micropython(game):
 
 
 def test_menu_settings_and_every_mode_on_micropython():
-    # B walks the main menu through every mode; the 5th item is SETTINGS
-    script = "press B\npress B\npress B\npress B\npress A\npress A\npress B\npress A\nwait 100\n"
+    # B walks the main menu through every mode; the last item is SETTINGS
+    from layerlight import modes
+    walk = len(modes.names()) - 1
+    script = "press B\n" * walk + "press A\npress A\npress B\npress A\nwait 100\n"
     out = run_both(script, game=None)
-    assert out[4]["game"] == "settings"
-    assert out[5]["value"] == 45 and out[5]["item"] == "TIMER"
+    assert [s["choice"] for s in out[:walk]] == [modes.label(n) for n in modes.names()[1:]]
+    assert out[walk]["game"] == "settings"
+    assert out[walk + 1]["value"] == 45 and out[walk + 1]["item"] == "TIMER"
 
 
 def test_saved_files_round_trip_on_the_micropython_filesystem():

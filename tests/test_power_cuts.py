@@ -167,8 +167,9 @@ def test_time_attack_best_survives_a_cut_at_every_write():
 
 
 def test_settings_survive_a_cut_at_every_write():
-    # main menu: B to SETTINGS (5th item), A opens; A changes TIMER; B, A changes COUNT...
-    script = ["press B"] * 4 + ["press A", "press A", "press B", "press A", "press B", "press B", "press B",
+    # main menu: B to SETTINGS (the last item), A opens; A changes TIMER; B, A changes COUNT...
+    from layerlight import modes
+    script = ["press B"] * modes.names().index("settings") + ["press A", "press A", "press B", "press A", "press B", "press B", "press B",
                                 "press A", "press B", "press A"]
     storage = simcore.MemoryStorage(FILES)
     dev, _ = play(storage, script, None, 2)

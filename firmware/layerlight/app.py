@@ -59,14 +59,14 @@ class Device:
         self.paused_at = 0
         self.next_frame = 0
         self.lit_until = [0] * buttons.COUNT  # a press lights its button's spot briefly
-        self.deck = None
+        self.deck = None          # the Layers mission deck (opened at boot)
+        self.decks = {}           # kind -> open deck, for the modes that play from one
         self.storage = hw.storage
         self.settings_loaded()
         self.bests = persist.load(self.storage, persist.BESTS, self._bad_file) or {}
         self.saved = None         # a game saved on flash that can be resumed
         self.load_deck(cfg["deck"])
-        if self.deck is not None:
-            self.saved = self._saved_game()
+        self.saved = self._saved_game()
 
     # --- what is kept on flash ------------------------------------------------
 
@@ -90,9 +90,12 @@ class Device:
         saved = persist.load(self.storage, persist.GAME, self._bad_file)
         if not isinstance(saved, dict) or saved.get("game") not in modes.GAMES:
             return None
-        if saved.get("deck") != self.deck.crc:
-            self.log("the saved game was played with another deck: not offered")
-            return None
+        kind = modes.deck_kind(saved["game"])
+        if kind is not None:
+            deck = self.open_deck(kind, False)
+            if deck is None or saved.get("deck") != deck.crc:
+                self.log("the saved game was played with another deck: not offered")
+                return None
         return saved
 
     def save_game(self):
@@ -102,7 +105,9 @@ class Device:
         snap = game.snapshot()
         if snap is None:
             return
-        self.saved = {"game": self.game_name, "deck": self.deck.crc, "rng": self.rng.state, "snap": snap}
+        deck = game.ctx.deck
+        self.saved = {"game": self.game_name, "deck": None if deck is None else deck.crc,
+                      "rng": self.rng.state, "snap": snap}
         persist.save(self.storage, persist.GAME, self.saved, self.log)
 
     def flush_outbox(self):
@@ -126,15 +131,33 @@ class Device:
     # --- decks and errors -------------------------------------------------
 
     def load_deck(self, path):
-        """Open a deck; on failure keep the one we had and show the error."""
+        """Open the Layers deck; on failure keep the one we had and show the error."""
         try:
             deck = Deck(self.hw.storage, path)
         except DeckError as e:
             self.fail(ERR_DECK, str(e))
             return False
         self.deck = deck
+        self.decks["layers"] = deck
         self.log("deck: %s, %d missions" % (path, deck.count))
         return True
+
+    def open_deck(self, kind, report=True):
+        """The open deck of a kind ("layers", "otlo"), opened on first use; None
+        (and, if `report`, the error on the matrix) when it cannot be used."""
+        deck = self.decks.get(kind)
+        if deck is not None or kind == "layers":
+            return deck
+        try:
+            from layerlight.otlo_deck import OtloDeck
+            deck = OtloDeck(self.hw.storage, self.cfg["otlo_deck"])
+        except (DeckError, ImportError) as e:
+            if report:
+                self.fail(ERR_DECK, str(e))
+            return None
+        self.decks[kind] = deck
+        self.log("otlo deck: %s, %d challenges" % (self.cfg["otlo_deck"], deck.count))
+        return deck
 
     def fail(self, code, message):
         """An error glyph and code on the matrix, the message on the console and in the
@@ -157,10 +180,16 @@ class Device:
 
     def start_game(self, name, seats=None, first_player=None, saved=None):
         """Start a mode (or resume a saved game: saved = what save_game wrote)."""
-        if self.deck is None:
-            self.fail(ERR_NO_GAME, "no usable deck: cannot start " + name)
-            return
-        ctx = modes.Context(self.cfg, self.deck, self.rng, self.sound, self.log, self.bests)
+        kind = modes.deck_kind(name)
+        deck = None
+        if kind is not None:
+            # the Layers deck's own error was shown at boot; another kind's is shown now
+            deck = self.open_deck(kind, kind != "layers")
+            if deck is None:
+                if kind == "layers":
+                    self.fail(ERR_NO_GAME, "no usable deck: cannot start " + name)
+                return
+        ctx = modes.Context(self.cfg, deck, self.rng, self.sound, self.log, self.bests)
         try:
             if saved is not None:
                 self.rng.state = saved["rng"]
@@ -333,14 +362,22 @@ class Device:
         """The trace keys of the simulator spec."""
         if self.where in ("game", "pause") and self.game is not None:
             s = self.game.state()
+            if "choice" not in s:
+                s["choice"] = None
             if self.where == "pause":
                 s["phase"] = "pause"
+                s["choice"] = PAUSE_ITEMS[self.pause_index]
             return s
+        choice = None
+        if self.where == "menu":
+            items = self.menu_items()
+            item = items[self.menu_index % len(items)]
+            choice = "RESUME" if item == "resume" else modes.label(item)
         return {
             "game": "menu", "phase": "menu" if self.where == "menu" else "error",
             "round": None, "players": 0, "first_player": None, "scores": [],
             "mission": None, "finish_order": [], "round_tile": None,
-            "tokens": None, "timer_ms": None,
+            "tokens": None, "timer_ms": None, "choice": choice,
             "error": self.error_code if self.where == "error" else None,
         }
 

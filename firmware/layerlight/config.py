@@ -39,6 +39,7 @@ def defaults():
         "tokens": {},
         "watchdog_ms": 8000,
         "deck": "decks/default.deck",
+        "otlo_deck": "decks/otlo.deck",
         "round_tiles": [list(t) for t in DEFAULT_ROUND_TILES],
         "matrix_pin": None,
         "buttons": None,

@@ -25,10 +25,15 @@ def cmd_sim(args):
     width, height = parse_size(args.size)
     if args.game is not None and args.game not in modes.GAMES:
         raise UserError("unknown --game %r (one of: %s)" % (args.game, ", ".join(modes.GAMES)))
-    if not 1 <= args.players <= 4:
+    if args.players is not None and not 1 <= args.players <= 4:
         raise UserError("--players must be 1 to 4")
-    if args.game in ("layers", "layers-plus") and args.players < 2:
-        raise UserError("%s needs 2 to 4 players" % args.game)
+    if args.game is not None:
+        fewest, most = modes.seat_range(args.game)
+        if args.players is None:  # two seats, or what the game takes
+            args.players = min(max(2, fewest), most)
+        if not fewest <= args.players <= most:
+            raise UserError("%s is played by %s" % (args.game, "1 player" if most == 1 else
+                                                     "%d to %d players" % (fewest, most)))
     if args.deck is not None and not os.path.isfile(args.deck):
         raise UserError("--deck: no such file: %s" % args.deck)
     if args.web:
@@ -81,7 +86,8 @@ def register(sub):
     s.add_argument("--headless", action="store_true", help="no terminal UI: run --script and print state as JSON")
     s.add_argument("--script", help="script file for --headless ('-' = standard input)")
     s.add_argument("--game", help="start this mode directly with seats P1..PN and P1 first")
-    s.add_argument("--players", type=int, default=2, help="seats in play with --game (default 2)")
+    s.add_argument("--players", type=int, default=None,
+                   help="seats in play with --game (default 2, or 1 for a solo game)")
     s.add_argument("--seed", type=int, default=1, help="seed for every shuffle (default 1)")
     s.add_argument("--deck", help="deck file to load instead of the default deck")
     s.add_argument("--size", default="16x16", help="matrix size, e.g. 8x8, 16x16, 32x32")

@@ -21,5 +21,7 @@ def device_files(deck=None):
             files["layerlight.json"] = f.read()
     if deck is not None:
         with open(deck, "rb") as f:
-            files["decks/default.deck"] = f.read()
+            data = f.read()
+        # an OTLO challenge deck replaces the OTLO deck, a mission deck the Layers one
+        files["decks/otlo.deck" if data[:4] == b"LLOT" else "decks/default.deck"] = data
     return files

@@ -17,27 +17,49 @@
 #
 # Modes touch no files and no hardware: the device does the saving.
 #
-# Adding a mode: one new module, one line here.
+# Adding a mode: one new module, one line here. A line is: the name (as the
+# simulator's --game spells it), the menu label, the kind of deck the mode
+# plays from ("layers", "otlo", or None for a mode that needs no deck: the
+# device starts it even when no deck could be opened), and the seats it takes.
 
 REGISTRY = (
-    ("layers", "LAYERS"),
-    ("layers-plus", "LAYERS+"),
-    ("time-attack", "TIME ATTACK"),
-    ("time-attack-plus", "TIME ATTACK+"),
-    ("settings", "SETTINGS"),
+    ("layers", "LAYERS", "layers", 2, 4),
+    ("layers-plus", "LAYERS+", "layers", 2, 4),
+    ("time-attack", "TIME ATTACK", "layers", 1, 1),
+    ("time-attack-plus", "TIME ATTACK+", "layers", 1, 1),
+    ("otlo", "OTLO", "otlo", 1, 4),
+    ("coop", "CO.OP", None, 1, 4),
+    ("paper-world", "PAPER WORLD", None, 2, 4),
+    ("settings", "SETTINGS", None, 0, 0),
 )
-GAMES = ("layers", "layers-plus", "time-attack", "time-attack-plus")  # what --game can start
+# what --game can start, and what can be saved and resumed
+GAMES = ("layers", "layers-plus", "time-attack", "time-attack-plus", "otlo", "coop", "paper-world")
 
 
 def names():
-    return [name for name, _ in REGISTRY]
+    return [entry[0] for entry in REGISTRY]
+
+
+def _entry(name):
+    for entry in REGISTRY:
+        if entry[0] == name:
+            return entry
+    raise ValueError("unknown game: " + name)
 
 
 def label(name):
-    for n, l in REGISTRY:
-        if n == name:
-            return l
-    raise ValueError("unknown game: " + name)
+    return _entry(name)[1]
+
+
+def deck_kind(name):
+    """The kind of deck a mode plays from ("layers", "otlo"), or None if it needs none."""
+    return _entry(name)[2]
+
+
+def seat_range(name):
+    """(fewest, most) seats the mode can be played with."""
+    entry = _entry(name)
+    return entry[3], entry[4]
 
 
 def mode_class(name):
