@@ -351,7 +351,11 @@ class Device:
         elif b == buttons.A:
             choice = PAUSE_ITEMS[self.pause_index]
             self.paused_total += self.now - self.paused_at
-            if choice == "END":
+            if choice == "END" and hasattr(self.game, "end_game"):
+                self.where = "game"  # a score keeper goes on to its final scoring
+                self.game.end_game(self.game_time())
+                self.after_game_call()
+            elif choice == "END":
                 self.game_over()
             else:
                 self.where = "game"
