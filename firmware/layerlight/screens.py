@@ -208,7 +208,14 @@ def finish_markers(fb, finish_order, dots=None):
 
 
 def number_for_seat(fb, seat, value, colour, scale):
-    """A score in the quadrant facing `seat`, turned to be read from there."""
+    """A score in the quadrant facing `seat`, turned to be read from there.
+
+    A number short enough to sit between the two side bands is centred on its
+    edge. A longer one would run into its neighbours' numbers in the corners,
+    so it is centred on a band that leaves out the corner on the seat's right:
+    a pinwheel, each seat owning one corner, and four two-digit scores fit
+    on 16x16 without touching.
+    """
     digits = 1
     v = value if value >= 0 else -value
     while v >= 10:
@@ -219,14 +226,19 @@ def number_for_seat(fb, seat, value, colour, scale):
     length = (digits * font.ADVANCE - 1) * scale
     depth = font.GLYPH_H * scale
     w, h = fb.width, fb.height
-    if seat == 0:
-        font.draw_number(fb, value, (w - length) // 2, h - depth, colour, 0, scale)
-    elif seat == 2:
-        font.draw_number(fb, value, w - (w - length) // 2 - length, 0, colour, 180, scale)
-    elif seat == 1:
-        font.draw_number(fb, value, 0, h - (h - length) // 2 - length, colour, 90, scale)
+    span = w if seat % 2 == 0 else h
+    if length <= span - 2 * depth or length > span - depth:
+        start = (span - length) // 2          # centred on the edge (alone on a small matrix)
     else:
-        font.draw_number(fb, value, w - depth, (h - length) // 2, colour, 270, scale)
+        start = (span - depth - length) // 2  # centred on the band towards the seat's left
+    if seat == 0:
+        font.draw_number(fb, value, start, h - depth, colour, 0, scale)
+    elif seat == 2:
+        font.draw_number(fb, value, w - start - length, 0, colour, 180, scale)
+    elif seat == 1:
+        font.draw_number(fb, value, 0, start, colour, 90, scale)
+    else:
+        font.draw_number(fb, value, w - depth, h - start - length, colour, 270, scale)
 
 
 def scores(fb, seats, shown, now, highlight=-1):
@@ -330,8 +342,13 @@ def menu(fb, text, offset, index, count, colour=WHITE):
     scale = 2 if w >= 32 else 1
     y = (h - font.GLYPH_H * scale) // 2
     font.draw_scrolling(fb, text, y, colour, offset, scale)
-    for k in range(count):
-        fb.pixel((w - 2 * count) // 2 + 2 * k, h - 2, WHITE if k == index else DIM)
+    if 2 * count <= w:
+        for k in range(count):
+            fb.pixel((w - 2 * count) // 2 + 2 * k, h - 2, WHITE if k == index else DIM)
+    else:  # too many items for a dot each: a dim line with the place lit
+        at = index * w // count
+        for x in range(w):
+            fb.pixel(x, h - 2, WHITE if x == at else DIM)
 
 
 def press_light(fb, button):
