@@ -67,6 +67,8 @@ class Device:
         self.saved = None         # a game saved on flash that can be resumed
         self.load_deck(cfg["deck"])
         self.saved = self._saved_game()
+        import sys
+        self.boot_modules = list(sys.modules)  # what stays loaded whatever mode runs
 
     # --- what is kept on flash ------------------------------------------------
 
@@ -117,9 +119,30 @@ class Device:
                 self.apply_settings(obj)
         del self.game.outbox[:]
 
+    def drop_game(self):
+        """Let go of the mode, and of the modules it loaded.
+
+        Only one mode is in memory at a time: loaded from .mpy files, a mode's
+        bytecode sits in the heap (tens of KB for the larger ones), so the
+        modules that were not there at boot are dropped when the menu comes
+        back, and the device's peak stays the peak of its largest mode.
+        """
+        import gc
+        import sys
+        self.game = None
+        self.decks.pop("otlo", None)  # opened again (cheaply) by the next game that needs it
+        for name in list(sys.modules):
+            if name.startswith("layerlight.") and name not in self.boot_modules:
+                del sys.modules[name]
+                package, leaf = name.rsplit(".", 1)
+                parent = sys.modules.get(package)
+                if parent is not None and hasattr(parent, leaf):
+                    delattr(parent, leaf)
+        gc.collect()
+
     def game_over(self):
         """A game ended normally: nothing left to resume."""
-        self.game = None
+        self.drop_game()
         self.saved = None
         self.where = "menu"
         self.menu_index = 0
@@ -180,6 +203,8 @@ class Device:
 
     def start_game(self, name, seats=None, first_player=None, saved=None):
         """Start a mode (or resume a saved game: saved = what save_game wrote)."""
+        if self.game is not None:  # a game kept from before the menu gives way to this one
+            self.drop_game()
         kind = modes.deck_kind(name)
         deck = None
         if kind is not None:
@@ -229,7 +254,7 @@ class Device:
         except Exception as e:
             print_exception(e, self.log)
             self.fail(ERR_MODE, "%s crashed: %s" % (self.game_name, e))
-            self.game = None
+            self.drop_game()
             return False
 
     # --- the loop -----------------------------------------------------------
@@ -267,7 +292,7 @@ class Device:
             if self.game_name in modes.GAMES:
                 self.game_over()
             else:
-                self.game = None
+                self.drop_game()
                 self.where = "menu"
                 self.menu_index = 0
 
