@@ -103,3 +103,27 @@ def four_player_game():
         p.play_round(o, v, level_presses=len(o) % 3)
     p.do("press A")
     return p
+
+
+# --- a whole game of every mode: what the frame checks at every matrix size
+# and the memory benchmark play. Each returns (script, game, players).
+
+def layers_game():
+    return four_player_game().script, "layers", 4
+
+
+def layers_plus_game():
+    p = Player("layers-plus", players=3, seed=8)
+    for r in range(6):
+        p.play_round([1 + r % 3, 1 + (r + 1) % 3], ["A", "B" if r % 2 else "A"], level_presses=r % 4)
+    p.do("press A")
+    return p.script, "layers-plus", 3
+
+
+def time_attack_game():
+    script = ("press A\npress A\npress A\npress P4\nhold B 1000\npress A\npress B\npress A\npress B\nwait 179000\n"
+              "wait 3000\npress A\n")  # the result, then A: back to the menu
+    return script, "time-attack", 1
+
+
+WHOLE_GAMES = [layers_game, layers_plus_game, time_attack_game]

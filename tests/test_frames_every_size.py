@@ -134,30 +134,13 @@ def play(script, game, players, size, seed=1):
     return dev
 
 
-def layers_game():
-    return scenario_lib.four_player_game().script, "layers", 4
-
-
-def layers_plus_game():
-    p = scenario_lib.Player("layers-plus", players=3, seed=8)
-    for r in range(6):
-        p.play_round([1 + r % 3, 1 + (r + 1) % 3], ["A", "B" if r % 2 else "A"], level_presses=r % 4)
-    p.do("press A")
-    return p.script, "layers-plus", 3
-
-
-def time_attack_game():
-    script = "press A\npress A\npress A\npress P4\nhold B 1000\npress A\npress B\npress A\npress B\nwait 179000\n"
-    return script, "time-attack", 1
-
-
 def menu_walk():
     from layerlight import modes
     script = "wait 3000\n" + "press B\nwait 2500\n" * len(modes.names()) + "press A\n" + "press B\npress A\n" * 3
     return script, None, 0
 
 
-GAMES = [layers_game, layers_plus_game, time_attack_game, menu_walk]
+GAMES = scenario_lib.WHOLE_GAMES + [menu_walk]
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["8x8", "16x16", "32x32"])
