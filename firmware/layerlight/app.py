@@ -138,6 +138,11 @@ class Device:
                 parent = sys.modules.get(package)
                 if parent is not None and hasattr(parent, leaf):
                     delattr(parent, leaf)
+        # MicroPython's collector is conservative: it reads a bytearray's bytes as
+        # possible pointers, and the last frame's pixels were seen to keep the
+        # mode's bytecode alive (measured in tests/bench/bench_memory.py). The
+        # menu redraws it anyway.
+        self.fb.clear()
         gc.collect()
 
     def game_over(self):

@@ -94,6 +94,7 @@ def bench_step():
         dev = SIM.dev
         if dev.game is not None:  # the script left the game running: the table goes back to the menu
             dev.game_over()
+        SIM.advance(1000)  # a second of the menu on show
         STAGE = 5
         return False
     if STAGE == 5:
