@@ -23,6 +23,8 @@ ERR_NO_GAME = 3
 ERR_SAVED = 4      # a saved file on flash was damaged (it was ignored)
 
 PAUSE_ITEMS = ("RESUME", "SCORES", "END")
+# offered while the mode has something to take back (its can_undo() says so)
+PAUSE_ITEMS_UNDO = ("RESUME", "UNDO", "SCORES", "END")
 
 
 def print_exception(e, log):
@@ -53,6 +55,7 @@ class Device:
         self.menu_index = 0
         self.menu_since = 0
         self.pause_index = 0
+        self.pause_items = PAUSE_ITEMS
         self.error_code = 0
         self.error_until = 0
         self.paused_total = 0
@@ -314,8 +317,8 @@ class Device:
             text = "RESUME" if items[i] == "resume" else modes.label(items[i])
             screens.menu(fb, text, self._scroll(text), i, len(items))
         elif self.where == "pause":
-            screens.menu(fb, PAUSE_ITEMS[self.pause_index], self._scroll(PAUSE_ITEMS[self.pause_index]),
-                         self.pause_index, len(PAUSE_ITEMS), screens.RING)
+            item = self.pause_items[self.pause_index]
+            screens.menu(fb, item, self._scroll(item), self.pause_index, len(self.pause_items), screens.RING)
         elif self.where == "error":
             screens.error(fb, self.error_code)
         for b in range(buttons.COUNT):
@@ -349,6 +352,9 @@ class Device:
             if kind == buttons.HOLD and b == buttons.A:
                 self.where = "pause"
                 self.pause_index = 0
+                # UNDO only when there is something to take back (it cannot change while paused)
+                can_undo = getattr(self.game, "can_undo", None)
+                self.pause_items = PAUSE_ITEMS_UNDO if can_undo is not None and can_undo() else PAUSE_ITEMS
                 self.paused_at = now
                 self.sound.play("tick", now)
                 return
@@ -377,11 +383,15 @@ class Device:
         if kind != buttons.RELEASE:
             return
         if b == buttons.B:
-            self.pause_index = (self.pause_index + 1) % len(PAUSE_ITEMS)
+            self.pause_index = (self.pause_index + 1) % len(self.pause_items)
         elif b == buttons.A:
-            choice = PAUSE_ITEMS[self.pause_index]
+            choice = self.pause_items[self.pause_index]
             self.paused_total += self.now - self.paused_at
-            if choice == "END" and hasattr(self.game, "end_game"):
+            if choice == "UNDO":
+                self.where = "game"  # back to the table, to watch the change
+                self._guard(self.game.undo, self.game_time())
+                self.after_game_call()  # saved: a power cut now resumes the undone state
+            elif choice == "END" and hasattr(self.game, "end_game"):
                 self.where = "game"  # a score keeper goes on to its final scoring
                 self.game.end_game(self.game_time())
                 self.after_game_call()
@@ -400,7 +410,7 @@ class Device:
                 s["choice"] = None
             if self.where == "pause":
                 s["phase"] = "pause"
-                s["choice"] = PAUSE_ITEMS[self.pause_index]
+                s["choice"] = self.pause_items[self.pause_index]
             return s
         choice = None
         if self.where == "menu":

@@ -80,7 +80,8 @@ class MissionGame:
 
     def restore(self, snap):
         for key in self.PERSIST:
-            setattr(self, key, snap[key])
+            if key in snap:  # a key added since the game was saved keeps its starting value
+                setattr(self, key, snap[key])
         if self.mission_ref is not None:
             self.mission = self.deck.level_mission(self.mission_ref[0], self.mission_ref[1])
 

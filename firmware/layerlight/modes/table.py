@@ -6,6 +6,12 @@
 # Pure game state: time and button events come in as arguments; nothing here
 # touches hardware, files or a clock. What must survive a power cut is listed
 # in PERSIST; the device saves snapshot() whenever `dirty` is set.
+#
+# Undo (the pause menu's UNDO): a round's rewards are a pure function of the
+# scores when it began, the finish order, the verdicts, the tile or tokens and
+# the steals chosen. So the round keeps its starting scores and its steals,
+# and taking back the last verdict or steal is "drop it and work the rewards
+# out again". Once A leaves the round's scores, the round is settled.
 
 from layerlight import buttons, screens
 from layerlight.modes.base import MissionGame
@@ -28,7 +34,8 @@ class TableGame(MissionGame):
     DRAWERS = {}   # phase -> screen
     # what a saved game holds (plus the time left on a running timer)
     PERSIST = ("phase", "round", "seats", "joined", "first", "scores", "finish_order", "verdicts",
-               "level", "mission_ref", "piles", "pending", "taker", "tiles", "tokens_left")
+               "level", "mission_ref", "piles", "pending", "taker", "tiles", "tokens_left",
+               "scores_before", "steals")
 
     def __init__(self, ctx, seats=None, first_player=None, saved=None):
         MissionGame.__init__(self, ctx)
@@ -49,6 +56,9 @@ class TableGame(MissionGame):
         self.tokens_left = []
         self.pending = []           # rewards still to give: [seat, reward]
         self.taker = -1             # the seat taking a point in the steal phase
+        self.scores_before = [0, 0, 0, 0]  # the scores when this round began ([]: unknown)
+        self.steals = []            # the seats stolen from this round, in order
+        self.steals_to_replay = []  # while rewards are worked out again: the steals already chosen
         self._pattern_bg = None     # the mission alone: drawn once per mission
         self._pattern_bg_key = -1
         self._race_bg = None        # the mission and finish markers: redrawn after each press
@@ -84,6 +94,8 @@ class TableGame(MissionGame):
         was left at its last checkpoint (saved every CHECKPOINT_MS), and never
         less than RESUME_MIN_MS, so the table can pick up where it was."""
         MissionGame.restore(self, snap)
+        if "scores_before" not in snap:  # saved by a firmware without undo: this round cannot be undone
+            self.scores_before = []
         self.shown = list(self.scores)
         if self.round_tiles and self.round >= 1 and self.phase not in ("join", "first_player", "final"):
             self.tile = self.tiles[self.round - 1]
@@ -206,6 +218,8 @@ class TableGame(MissionGame):
         self.mission_ref = None
         self.finish_order = []
         self.verdicts = []
+        self.scores_before = list(self.scores)
+        self.steals = []
         self.stop_timer()
         self.since = now
         self.round_started(now)
@@ -329,6 +343,9 @@ class TableGame(MissionGame):
             elif reward == "S":
                 if self.steal_targets(seat):
                     self.taker = seat
+                    if self.steals_to_replay:  # chosen before an undo: taken again
+                        self.take_point(self.steals_to_replay.pop(0))
+                        continue
                     self.phase = "steal"
                     return
                 self.ctx.log("P%d: nobody has a point to take" % (seat + 1))
@@ -343,13 +360,50 @@ class TableGame(MissionGame):
 
     def steal_from(self, seat, now):
         if seat in self.steal_targets(self.taker):
-            self.scores[seat] -= 1
-            self.scores[self.taker] += 1
+            self.take_point(seat)
             self.sound.play("steal", now)
             self.next_reward(now)
             self.changed()
         else:
             self.sound.play("refused", now)
+
+    def take_point(self, victim):
+        self.scores[victim] -= 1
+        self.scores[self.taker] += 1
+        self.steals.append(victim)
+
+    # --- undo (the pause menu) --------------------------------------------
+
+    def can_undo(self):
+        """True while this round has a verdict or a steal to take back."""
+        if not self.scores_before or self.phase not in ("verify", "steal", "scores"):
+            return False
+        return bool(self.verdicts or self.steals)
+
+    def undo(self, now):
+        """Take back the last verdict or steal of this round; the rewards are worked
+        out again from the round's starting scores and the tally counts back."""
+        if not self.can_undo():
+            self.sound.play("refused", now)
+            return
+        if self.steals:
+            # the steals before it are taken again; the taker chooses anew
+            self.steals_to_replay = self.steals[:-1]
+            self.steals = []
+            self.scores = list(self.scores_before)
+            self.give_rewards(now)
+            self.steals_to_replay = []
+        else:
+            # the verdict goes back: that finisher is verified again, nobody has a reward yet
+            self.verdicts.pop()
+            self.scores = list(self.scores_before)
+            self.pending = []
+            self.taker = -1
+            self.phase = "verify"
+            self.solution_from = -1
+        self.since = now
+        self.sound.play("wrong", now)
+        self.changed()
 
     def on_scores(self, kind, b, now):
         if kind == buttons.RELEASE and b == buttons.A:
@@ -429,12 +483,17 @@ class TableGame(MissionGame):
         if self.solution_from >= 0:
             self.draw_solution(fb, now)
             return
+        if self.shown != self.scores:  # only after an undo: the rewards count back first
+            screens.scores(fb, self.seats, self.shown, now)
+            screens.seat_spotlight(fb, self.finish_order[len(self.verdicts)], now)
+            return
         screens.pattern(fb, self.layout, self.mission.pattern, self.colours)
         seat = self.finish_order[len(self.verdicts)]
         screens.seat_spotlight(fb, seat, now)
 
     def draw_steal(self, fb, now):
-        screens.scores(fb, self.seats, self.scores, now, self.taker)
+        # the shown tally: the rewards before this steal (or an undone steal) count up or back
+        screens.scores(fb, self.seats, self.shown, now, self.taker)
         screens.seat_spotlight(fb, self.taker, now)
         for s in self.steal_targets(self.taker):
             screens.side_bar(fb, s, screens.SEAT_COLOURS[s] if (now // 150) % 2 else 0, 2)

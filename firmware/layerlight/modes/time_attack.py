@@ -6,6 +6,11 @@
 # a short B skips it. When the clock ends, a mission in progress does not
 # count. Score = sum of the levels done; the rating comes from the Layers+
 # table; the personal best of each variant is kept on flash by the device.
+#
+# UNDO in the pause menu takes back the last mission scored (one per UNDO, as
+# far back as the first): its level comes off the score, the count of missions
+# done goes down, and the mission goes back on top of its pile, so picking that
+# level again shows it again. At the result a best it had made is taken back too.
 
 from layerlight import buttons, font, screens
 from layerlight.modes.base import MissionGame
@@ -15,6 +20,8 @@ RATINGS = ((10, "TRY HARDER!"), (20, "NOT BAD, YOU COULD DO BETTER"), (30, "THAT
 LAST_SECONDS_MS = 5000
 RESUME_MIN_MS = 10000
 CHECKPOINT_MS = 10000  # the clock is saved this often, so a resume is fair
+TALLY_STEP_MS = 150    # an undone mission's points count off one by one
+UNDO_SHOW_MS = 1200    # how long the score is on show after an undo
 
 
 def rating(score):
@@ -31,7 +38,7 @@ class Mode(MissionGame):
     first_phase = "ready"
     HANDLERS = {}
     DRAWERS = {}
-    PERSIST = ("phase", "score", "done_count", "level", "mission_ref", "piles", "best_before")
+    PERSIST = ("phase", "score", "done_count", "level", "mission_ref", "piles", "best_before", "scored")
 
     def __init__(self, ctx, seats=None, first_player=None, saved=None):
         MissionGame.__init__(self, ctx)
@@ -44,6 +51,10 @@ class Mode(MissionGame):
         self.clock_left = None
         self.best_before = ctx.bests.get(self.name, 0)
         self.new_best = False
+        self.scored = []            # [level, position] of each mission scored, oldest first (for undo)
+        self.shown_score = 0        # the score as shown (counts down after an undo)
+        self.tally_at = 0
+        self.undo_at = -1           # game time of the last undo (-1: none)
         if saved is not None:
             self.restore(saved)
             return
@@ -59,6 +70,7 @@ class Mode(MissionGame):
     def restore(self, snap):
         """Back to a snapshot; the clock goes on with what was left at the last save."""
         MissionGame.restore(self, snap)
+        self.shown_score = self.score
         left = snap.get("clock_left")
         self.resume_left = None if left is None else max(left, min(RESUME_MIN_MS, self.clock_total))
 
@@ -95,6 +107,10 @@ class Mode(MissionGame):
         self.HANDLERS[self.phase](self, kind, b, now)
 
     def tick(self, now):
+        if self.shown_score != self.score and now - self.tally_at >= TALLY_STEP_MS:
+            self.shown_score += 1 if self.score > self.shown_score else -1
+            self.tally_at = now
+            self.sound.play("tick", now)
         if self.clock_end < 0:
             return
         left = max(0, self.clock_end - now)
@@ -148,7 +164,9 @@ class Mode(MissionGame):
             self.solution_from = -1
         elif kind == buttons.RELEASE and b == buttons.A:
             self.score += self.mission.level
+            self.shown_score = self.score
             self.done_count += 1
+            self.scored.append(self.mission_ref)
             self.sound.play("ok", now)
             self._next(now)
         elif kind == buttons.RELEASE and b == buttons.B:
@@ -181,6 +199,40 @@ class Mode(MissionGame):
             self.sound.play("timeout", now)
         self.dirty = True
 
+    # --- undo (the pause menu) ----------------------------------------------
+
+    def can_undo(self):
+        """True when a scored mission can be taken back (while the clock runs, or at the result)."""
+        return bool(self.scored) and self.phase in ("choose_deck", "solve", "result")
+
+    def undo(self, now):
+        """Take back the last mission scored; the score counts back on the matrix."""
+        if not self.can_undo():
+            self.sound.play("refused", now)
+            return
+        level, position = self.scored.pop()
+        self.score -= level
+        self.done_count -= 1
+        pile = self.piles[str(level)]
+        if position in pile:  # the piles were shuffled again since: no mission twice
+            pile.remove(position)
+        pile.append(position)  # the top of the pile: drawn next from that level
+        if self.phase == "choose_deck":
+            self.level = level  # A shows it again
+        elif self.phase == "result" and self.new_best:
+            self.new_best = self.score > self.best_before
+            if self.new_best:
+                self.ctx.bests[self.name] = self.score
+            elif self.best_before:
+                self.ctx.bests[self.name] = self.best_before
+            else:
+                self.ctx.bests.pop(self.name, None)
+            self.outbox.append(("bests.json", self.ctx.bests))
+        self.undo_at = now
+        self.tally_at = now
+        self.sound.play("wrong", now)
+        self.dirty = True
+
     def on_result(self, kind, b, now):
         if kind == buttons.RELEASE and b == buttons.A:
             self.done = True
@@ -197,11 +249,23 @@ class Mode(MissionGame):
         if self.best_before:
             font.draw_number(fb, self.best_before, 1, h - 6, screens.RING)
 
+    def draw_undone(self, fb, now):
+        """Just after an undo: the score, counting back, instead of the play screen."""
+        if self.undo_at < 0 or (self.shown_score == self.score and now - self.undo_at >= UNDO_SHOW_MS):
+            return False
+        font.draw_number(fb, self.shown_score, 1, 1, screens.WHITE, 0, 2 if fb.width >= 16 else 1)
+        self.draw_clock(fb, now)
+        return True
+
     def draw_choose_deck(self, fb, now):
+        if self.draw_undone(fb, now):
+            return
         screens.choose_deck(fb, self.level, self.available_levels(), 0, now)
         self.draw_clock(fb, now)
 
     def draw_solve(self, fb, now):
+        if self.draw_undone(fb, now):
+            return
         if self.solution_from >= 0:
             self.draw_solution(fb, now)
         else:
@@ -211,7 +275,7 @@ class Mode(MissionGame):
     def draw_result(self, fb, now):
         w, h = fb.width, fb.height
         colour = screens.SEAT_COLOURS[3] if self.new_best and (now // 300) % 2 else screens.WHITE
-        font.draw_number(fb, self.score, 1, 1, colour, 0, 2 if w >= 16 else 1)
+        font.draw_number(fb, self.shown_score, 1, 1, colour, 0, 2 if w >= 16 else 1)
         words = rating(self.score)
         span = font.text_width(words) + w
         font.draw_scrolling(fb, words, h - 6, screens.RING, ((now - self.since) // 90) % span - w)
