@@ -239,3 +239,98 @@ def test_error_log_stays_bounded():
     data = storage.files[persist.ERRORS]
     assert len(data) <= persist.ERRORS_MAX and data.endswith(b"line 199 of an error that happened\n")
     assert data.startswith(b"line ")
+
+
+# --- undo (the pause menu): what a power cut after an undo brings back --------
+
+UNDO_TILES = {"round_tiles": [["M", 3, "S", 1]]}
+# the rulebook example (P4 robs P1: 3, 0, 3, 1), then UNDO the steal, then P4
+# robs P3 instead, A: round 2
+BEFORE_UNDO = ["press A", "press B", "press A", "press P1", "press P2", "press P3", "press P4",
+               "press A", "press B", "press A", "press A", "press P1"]
+UNDO_LINES = ["hold A 1600", "press B", "press A"]
+AFTER_UNDO = ["press P3", "wait 2000", "press A"]
+
+
+def resume_after_cut(storage, how):
+    dev, logs = reboot(with_damage(storage, how))
+    assert dev.menu_items()[0] == "resume", logs
+    sim = simcore.Simulator(dev)
+    sim.run_line("press A", 1)
+    return dev, sim
+
+
+def test_a_power_cut_right_after_an_undo_resumes_the_undone_state():
+    files = device_files(UNDO_TILES)
+    storage = simcore.MemoryStorage(files)
+    dev, finished = play(storage, BEFORE_UNDO + UNDO_LINES, players=4)
+    undone = dev.state()
+    assert undone["phase"] == "steal" and undone["taker"] == 4 and undone["scores"] == [4, 0, 3, 0]
+    # the plug is pulled: boot again over the same flash
+    dev, logs = reboot(storage)
+    sim = simcore.Simulator(dev)
+    sim.run_line("press A", 1)
+    s = dev.state()
+    for key in ("phase", "round", "scores", "taker", "mission", "finish_order", "round_tile"):
+        assert s[key] == undone[key], key
+    sim.run_line("press P3", 2)  # the table goes on: P4 robs P3 this time
+    assert dev.state()["scores"] == [4, 0, 2, 1]
+
+
+def test_a_power_cut_at_every_write_after_an_undo():
+    files = device_files(UNDO_TILES)
+    storage = simcore.MemoryStorage(files)
+    play(storage, BEFORE_UNDO, players=4)
+    at_undo = storage.writes  # the undo's own save is the next write
+    storage = simcore.MemoryStorage(files)
+    play(storage, BEFORE_UNDO + UNDO_LINES + AFTER_UNDO, players=4)
+    total = storage.writes
+    assert total == at_undo + 2 * 3  # three saves (a new file, then the rename): the undo, P3 robbed, round 2
+    for at in range(at_undo, total):
+        struck = (at - at_undo) // 2  # the save the cut struck: 0 the undo's, 1 P3's, 2 round 2's
+        storage = simcore.MemoryStorage(files)
+        storage.fault = (at, "cut")
+        dev, finished = play(storage, BEFORE_UNDO + UNDO_LINES + AFTER_UNDO, players=4)
+        assert not finished
+        for how in ("cut", "partial", "empty"):
+            dev, sim = resume_after_cut(storage, how)
+            s = dev.state()
+            if struck == 0:
+                # the cut struck the undo's own save: the steal stands, and UNDO is still offered
+                assert s["phase"] == "scores" and s["scores"] == [3, 0, 3, 1], (at, how, s)
+                for i, line in enumerate(UNDO_LINES):
+                    sim.run_line(line, 2 + i)
+                s = dev.state()
+            if struck <= 1:
+                assert s["phase"] == "steal" and s["taker"] == 4 and s["scores"] == [4, 0, 3, 0], (at, how, s)
+            else:
+                assert s["phase"] == "scores" and s["scores"] == [4, 0, 2, 1], (at, how, s)
+                # the round's steals were saved too: UNDO still takes back the new one
+                for i, line in enumerate(UNDO_LINES):
+                    sim.run_line(line, 2 + i)
+                assert dev.state()["phase"] == "steal" and dev.state()["scores"] == [4, 0, 3, 0]
+
+
+def test_time_attack_a_power_cut_after_an_undo_resumes_the_lower_score():
+    before = ["press A", "press P4", "press A", "press P3", "press A"]  # 5 + 4 scored
+    storage = simcore.MemoryStorage(FILES)
+    play(storage, before, "time-attack", 1)
+    at_undo = storage.writes
+    script = before + UNDO_LINES + ["press A"]  # the undo, then A reveals the level-4 mission again
+    for at in (at_undo, at_undo + 1, at_undo + 2, at_undo + 3):
+        storage = simcore.MemoryStorage(FILES)
+        storage.fault = (at, "cut")
+        dev, finished = play(storage, script, "time-attack", 1)
+        assert not finished
+        dev, sim = resume_after_cut(storage, "cut")
+        s = dev.state()
+        assert s["game"] == "time-attack", s
+        if at < at_undo + 2:  # the undo was not saved yet: the score stands, UNDO is still offered
+            assert s["scores"] == [9] and s["missions_done"] == 2 and s["phase"] == "choose_deck", (at, s)
+            for i, line in enumerate(UNDO_LINES):
+                sim.run_line(line, 2 + i)
+            s = dev.state()
+        assert s["scores"] == [5] and s["missions_done"] == 1, (at, s)
+        assert s["phase"] == "choose_deck" and s["level"] == 4, (at, s)  # the undone mission comes next
+        sim.run_line("press A", 5)
+        assert dev.state()["mission"]["level"] == 4

@@ -495,8 +495,9 @@ class TableGame(MissionGame):
         # the shown tally: the rewards before this steal (or an undone steal) count up or back
         screens.scores(fb, self.seats, self.shown, now, self.taker)
         screens.seat_spotlight(fb, self.taker, now)
-        for s in self.steal_targets(self.taker):
-            screens.side_bar(fb, s, screens.SEAT_COLOURS[s] if (now // 150) % 2 else 0, 2)
+        for s in self.seats:  # the seats steal_targets() names, without making its list per frame
+            if s != self.taker and self.scores[s] >= 1:
+                screens.side_bar(fb, s, screens.SEAT_COLOURS[s] if (now // 150) % 2 else 0, 2)
 
     def draw_scores(self, fb, now):
         screens.scores(fb, self.seats, self.shown, now)
