@@ -9,6 +9,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from layerlight import persist, screens
 from layerlight_tools import simcore
@@ -184,6 +186,41 @@ def test_the_tally_counts_back_on_the_matrix_after_an_undo(monkeypatch):
     assert seen[0][0] == 3 and seen[0][3] == 1
     assert seen[-1][0] == 4 and seen[-1][3] == 0
     assert [f[0] for f in seen] == sorted(f[0] for f in seen)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(0, 9), min_size=1, max_size=30), st.sampled_from(["layers", "layers-plus"]))
+def test_any_mix_of_decisions_and_undos_equals_playing_only_what_was_kept(choices, game):
+    """Verdicts, steals and UNDOs in any order: the round ends up exactly as if the
+    table had only made the decisions that were not taken back."""
+    tiles = {"round_tiles": [["M", "S", "S", 1]]}
+    prelude = ["press A"] * (2 if game == "layers" else 1) + ["press P2", "press P1", "press P4", "press P3"]
+    p = Player(game, players=4, config=tiles)
+    for line in prelude:
+        p.do(line)
+    kept = []
+    for c in choices:
+        s = p.state()
+        if c >= 7 and p.dev.game.can_undo():
+            for line in UNDO:
+                p.do(line)
+            kept.pop()
+        elif s["phase"] == "verify":
+            line = "press " + ("A" if c % 3 else "B")
+            p.do(line)
+            kept.append(line)
+        elif s["phase"] == "steal":
+            targets = [seat for seat, v in zip(s["seats"], s["scores"]) if v >= 1 and seat != s["taker"]]
+            line = "press P%d" % targets[c % len(targets)]
+            p.do(line)
+            kept.append(line)
+    fresh = Player(game, players=4, config=tiles)
+    for line in prelude + kept:
+        fresh.do(line)
+    a, b = p.state(), fresh.state()
+    for key in ("phase", "scores", "taker", "verifying", "finish_order", "tokens", "mission"):
+        assert a[key] == b[key], (key, kept, a, b)
+    assert p.dev.game.verdicts == fresh.dev.game.verdicts and p.dev.game.steals == fresh.dev.game.steals
 
 
 # --- Layers+ ------------------------------------------------------------------

@@ -344,7 +344,7 @@ class TableGame(MissionGame):
                 if self.steal_targets(seat):
                     self.taker = seat
                     if self.steals_to_replay:  # chosen before an undo: taken again
-                        self.take_point(self.steals_to_replay.pop(0))
+                        self.steal(self.steals_to_replay.pop(0))
                         continue
                     self.phase = "steal"
                     return
@@ -360,14 +360,14 @@ class TableGame(MissionGame):
 
     def steal_from(self, seat, now):
         if seat in self.steal_targets(self.taker):
-            self.take_point(seat)
+            self.steal(seat)
             self.sound.play("steal", now)
             self.next_reward(now)
             self.changed()
         else:
             self.sound.play("refused", now)
 
-    def take_point(self, victim):
+    def steal(self, victim):
         self.scores[victim] -= 1
         self.scores[self.taker] += 1
         self.steals.append(victim)
@@ -376,31 +376,26 @@ class TableGame(MissionGame):
 
     def can_undo(self):
         """True while this round has a verdict or a steal to take back."""
-        if not self.scores_before or self.phase not in ("verify", "steal", "scores"):
-            return False
-        return bool(self.verdicts or self.steals)
+        return (bool(self.scores_before and (self.verdicts or self.steals))
+                and self.phase in ("verify", "steal", "scores"))
 
     def undo(self, now):
         """Take back the last verdict or steal of this round; the rewards are worked
         out again from the round's starting scores and the tally counts back."""
         if not self.can_undo():
-            self.sound.play("refused", now)
             return
+        self.scores = list(self.scores_before)
         if self.steals:
-            # the steals before it are taken again; the taker chooses anew
+            # the steals before it are taken again (all of them: the replay stops
+            # at the undone one), and that taker chooses anew
             self.steals_to_replay = self.steals[:-1]
             self.steals = []
-            self.scores = list(self.scores_before)
             self.give_rewards(now)
-            self.steals_to_replay = []
         else:
             # the verdict goes back: that finisher is verified again, nobody has a reward yet
             self.verdicts.pop()
-            self.scores = list(self.scores_before)
             self.pending = []
-            self.taker = -1
-            self.phase = "verify"
-            self.solution_from = -1
+            self.end_race(now)
         self.since = now
         self.sound.play("wrong", now)
         self.changed()
