@@ -126,4 +126,44 @@ def time_attack_game():
     return script, "time-attack", 1
 
 
-WHOLE_GAMES = [layers_game, layers_plus_game, time_attack_game]
+def coop_count(value):
+    """CO.OP: the presses that enter a count from 0 and confirm it (P3 is +5, P2 +1)."""
+    return ["press P3"] * (value // 5) + ["press P2"] * (value % 5) + ["press A"]
+
+
+def coop_loop(colour, dots, o, x, to=None):
+    """CO.OP: the lines that enter a loop from `turn`: its colour (or "none", then `to`, the
+    colour its points go to), then the counts (no dots for "none")."""
+    from layerlight.coop_cards import COLOURS
+    choices = COLOURS + ("none",)
+    lines = ["press B", "press A"] + ["press B"] * choices.index(colour) + ["press A"]
+    if colour == "none":
+        lines += ["press B"] * COLOURS.index(to) + ["press A"]
+    else:
+        lines += coop_count(dots)
+    return lines + coop_count(o) + coop_count(x)
+
+
+def coop_game():
+    """A whole 4-player CO.OP game: cards swapped, 72 cards placed (by A or the seat's own
+    button), loops of every colour, colourless loops, skips, an undo, the final, the menu."""
+    from layerlight.coop_cards import COLOURS
+    lines = ["press P2", "press P4", "press A", "press A"]  # P2 and P4 take the next cards; P1 starts
+    seat = 0
+    for turn in range(72):
+        if turn % 5 == 1:
+            lines += coop_loop(COLOURS[turn % 6], 2 + turn % 5, turn % 3, turn % 2)
+            if turn == 21:
+                lines += ["hold B 1200"] + coop_loop("pink", 4, 0, 0)  # that loop goes back, another one instead
+        if turn % 13 == 6:
+            lines += coop_loop("none", 0, 2, turn % 2, COLOURS[turn % 6])
+        if turn % 11 == 7:
+            lines += ["press B", "press B", "press A"]  # skip: no card placed
+            seat = (seat + 1) % 4
+        lines.append("press A" if turn % 2 else "press P%d" % (seat + 1))
+        seat = (seat + 1) % 4
+    lines += ["wait 2000", "press A"]  # the final, then back to the menu
+    return "\n".join(lines) + "\n", "coop", 4
+
+
+WHOLE_GAMES = [layers_game, layers_plus_game, time_attack_game, coop_game]

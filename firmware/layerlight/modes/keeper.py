@@ -9,17 +9,29 @@
 # saved on flash is only the set-up and the log: after a power cut the device
 # replays it and every action entered before the cut is back, in order.
 #
-# A mode subclasses KeeperGame and fills in:
-#   begin_play(now)        the set-up is done: the first phase of play
+# A mode subclasses KeeperGame, copies the phase tables
+# (HANDLERS = dict(KeeperGame.HANDLERS), DRAWERS = dict(KeeperGame.DRAWERS))
+# and fills in:
+#   seats_ready(first, now) the seats are known: its set-up phases, then start_play(now)
 #   reset_play()           the state before any action (from the set-up)
-#   apply(action)          one recorded action (a list of plain values) on that state
+#   apply(action)          one recorded action (plain data: an int, a list) on that state
 #   rescore()              self.scores (by seat, 0..3) from that state
+#   over()                 True when the state is the end of the game (`final`)
 #   winners()              the winning seats, at `final`
 #   actions()              the turn menu, "next" first
 #   act(action_name, now)  the table picked an action: record it or ask for more
+#   END_ACTION             what the pause menu's END records (apply() ends the game on it)
 #   setup_snapshot() / setup_restore(snap)   the set-up, as plain data
+#   resume_setup(now)      a game saved during its set-up comes back: the set-up phase to show
 #   keeper_state(s)        its trace keys added to the dict s
 #   DRAWERS                phase -> draw function (turn, its own phases)
+# and may use the hooks reached_final(now) / left_final(now) (an undo took the
+# end back), animating(now) (hold the seat tallies back while it shows
+# something) and tick_play(now).
+#
+# Buttons: a click is a RELEASE; a hold is not a click (letting go after a
+# hold does nothing). Holding B gives up a choice or a count in progress, and
+# in `turn` or `final` a 1 s hold of B takes back the last action.
 
 from layerlight import buttons, font, screens
 
@@ -27,11 +39,13 @@ UNDO_HOLD_MS = 1000     # hold B this long in `turn` to take back the last actio
 UNDO_SHOW_MS = 900      # how long the undo is shown
 TALLY_STEP_MS = 70      # a shown tally moves one point per step towards the real one
 ENTRY_SHORTCUTS = (-1, 1, 5, 0)  # P1 -1, P2 +1, P3 +5, P4 back to 0
+GREY = 0x282828         # a seat's number when it is not that seat's moment (an LED at 1/6 looks dim, not dark)
 
 
 class KeeperGame:
     name = "keeper"
     min_seats = 1
+    END_ACTION = None
     HANDLERS = {}
     DRAWERS = {}
 
@@ -45,9 +59,10 @@ class KeeperGame:
         self.seats = []
         self.joined = 0
         self.first = -1
+        self.playing = False       # the set-up is done: turns are being played
         self.log = []              # the recorded actions, oldest first
         self.phase = "join"
-        self.since = 0
+        self.since = 0             # when the phase (or the highlighted item) last changed
         self.choice_items = ()     # the items B cycles through (choices and the turn menu)
         self.choice_labels = ()    # and their words on the matrix (made once, not per frame)
         self.choice_index = 0
@@ -62,7 +77,9 @@ class KeeperGame:
         self.scores = [0, 0, 0, 0]  # each seat's total, by seat (kept by rescore())
         self.shown = [0, 0, 0, 0]  # the totals as shown (counting towards the real ones)
         self.last_tally = 0
-        self.layout = None
+        self.look = 0              # bumped whenever what a screen shows may have changed (cached screens)
+        self.width = 16
+        self.height = 16
         if saved is not None:
             self.restore(saved)
             return
@@ -80,6 +97,7 @@ class KeeperGame:
 
     def start_play(self, now):
         """The set-up is done: play starts from an empty log."""
+        self.playing = True
         self.log = []
         self.replay()
         self.shown = list(self.scores)
@@ -87,7 +105,11 @@ class KeeperGame:
         self.changed()
 
     def begin_play(self, now):
-        self.to_turn()
+        self.to_turn(now)
+
+    def resume_setup(self, now):
+        """A game saved during its set-up came back (the mode shows its set-up phase again)."""
+        raise NotImplementedError
 
     # --- the log -------------------------------------------------------------
 
@@ -106,9 +128,13 @@ class KeeperGame:
             self.apply(action)
         self.rescore()
 
+    def can_undo(self):
+        """Something recorded can be taken back (the pause menu offers UNDO)."""
+        return self.playing and bool(self.log) and self.phase in ("turn", "final")
+
     def undo(self, now):
         """Take back the last recorded action (one per hold of B)."""
-        if not self.log:
+        if not self.can_undo():
             self.sound.play("refused", now)
             return
         self.log.pop()
@@ -118,33 +144,100 @@ class KeeperGame:
         self.after_change(now)
         self.changed()
 
+    # --- what a mode fills in (see the top of this file) -----------------------
+
+    def reset_play(self):
+        raise NotImplementedError
+
+    def apply(self, action):
+        raise NotImplementedError
+
+    def rescore(self):
+        raise NotImplementedError
+
+    def over(self):
+        return False
+
+    def winners(self):
+        return []
+
+    def actions(self):
+        return ("next",)
+
+    def act(self, action, now):
+        raise NotImplementedError
+
+    def setup_snapshot(self):
+        return {}
+
+    def setup_restore(self, snap):
+        pass
+
+    def keeper_state(self, s):
+        pass
+
     def after_change(self, now):
-        """After an action or an undo: the phase the state now calls for."""
-        self.to_turn()
+        """After an action or an undo: `final` if the game is over, else `turn`."""
+        was_final = self.phase == "final"
+        if self.over():
+            self.phase = "final"
+            self.set_items(())
+            self.then = None
+            self.entry_what = None
+            self.since = now
+            if not was_final:
+                self.reached_final(now)
+        else:
+            self.to_turn(now)
+            if was_final:
+                self.left_final(now)
+        self.look += 1
+
+    def reached_final(self, now):
+        """The game has just ended (the mode may remember a winner)."""
+
+    def left_final(self, now):
+        """An undo took the end of the game back."""
+
+    def end_game(self, now):
+        """The pause menu's END: the end is recorded (so an undo takes it back) and
+        the final scoring follows. During the set-up there is nothing to score: the game is left."""
+        if not self.playing:
+            self.done = True
+            return
+        if self.phase == "final":
+            return
+        self.then = None
+        self.entry_what = None
+        self.record(self.END_ACTION, now)
 
     def changed(self):
         self.dirty = True
 
     # --- phases the modes share ---------------------------------------------
 
-    def to_turn(self):
+    def to_turn(self, now=0):
         self.phase = "turn"
         self.set_items(self.actions())
         self.then = None
+        self.entry_what = None
+        self.since = now
 
     def set_items(self, items, start=0):
         self.choice_items = items
         self.choice_labels = [self.choice_label(i) for i in items]
         self.choice_index = start
 
-    def ask_choice(self, phase, items, then, start=0):
+    def ask_choice(self, phase, items, then, start=0, now=0):
         """B cycles `items`, A picks: then(self, item, now). `then` is a plain
         function (Mode.some_method), so nothing is bound while waiting."""
         self.phase = phase
         self.set_items(items, start)
         self.then = then
+        self.entry_what = None
+        self.since = now
 
-    def ask_count(self, phase, what, maximum, then, value=0):
+    def ask_count(self, phase, what, maximum, then, value=0, now=0):
         """A count: B +1 (wrapping after `maximum`), seat shortcuts, A confirms: then(self, value, now)."""
         self.phase = phase
         self.entry_what = what
@@ -153,6 +246,7 @@ class KeeperGame:
         self.then = then
         self.choice_items = ()
         self.choice_labels = ()
+        self.since = now
 
     def in_entry(self):
         return self.entry_what is not None and self.then is not None and not self.choice_items
@@ -173,6 +267,7 @@ class KeeperGame:
     def handle(self, ev, now):
         kind = buttons.kind_of(ev)
         b = buttons.button_of(ev)
+        self.look += 1
         if kind == buttons.PRESS:
             if b == buttons.B and self.undo_allowed():
                 self.b_down_at = now
@@ -184,15 +279,13 @@ class KeeperGame:
             return
         if b == buttons.B and kind in (buttons.RELEASE, buttons.HELD_UP):
             self.b_down_at = -1
-            if self.b_used:
-                return  # that hold was an undo
-        if kind == buttons.HOLD and b == buttons.B and self.then is not None:
-            # hold B during a choice or a count: give the action up
+        if kind == buttons.HOLD and b == buttons.B and self.then is not None and self.playing:
+            # hold B during a choice or a count of play: give the action up
             self.sound.play("wrong", now)
-            self.to_turn()
+            self.to_turn(now)
             return
-        if kind not in (buttons.RELEASE, buttons.HELD_UP):
-            return
+        if kind != buttons.RELEASE:
+            return  # a hold is not a click: letting go after one does nothing
         handler = self.HANDLERS.get(self.phase)
         if handler is not None:
             handler(self, b, now)
@@ -202,14 +295,14 @@ class KeeperGame:
             self.on_choice(b, now)
 
     def undo_allowed(self):
-        return self.phase in ("turn", "final")
+        return self.playing and self.phase in ("turn", "final")
 
     def tick(self, now):
         if self.b_down_at >= 0 and not self.b_used and now - self.b_down_at >= UNDO_HOLD_MS:
             self.b_used = True
             if self.undo_allowed():
                 self.undo(now)
-        if now - self.last_tally >= TALLY_STEP_MS:
+        if now - self.last_tally >= TALLY_STEP_MS and not self.animating(now):
             moved = False
             for s in self.seats:
                 want = self.scores[s]
@@ -218,7 +311,12 @@ class KeeperGame:
                     moved = True
             if moved:
                 self.last_tally = now
+                self.look += 1
         self.tick_play(now)
+
+    def animating(self, now):
+        """True while the mode shows something the seat tallies should wait for."""
+        return False
 
     def tick_play(self, now):
         """Time passing in the mode's own phases (a subclass may use it)."""
@@ -254,12 +352,14 @@ class KeeperGame:
     def on_turn(self, b, now):
         if b == buttons.B:
             self.choice_index = (self.choice_index + 1) % len(self.choice_items)
+            self.since = now
         elif b == buttons.A:
             self.act(self.choice_items[self.choice_index], now)
 
     def on_choice(self, b, now):
         if b == buttons.B:
             self.choice_index = (self.choice_index + 1) % len(self.choice_items)
+            self.since = now
         elif b == buttons.A:
             then = self.then
             self.then = None
@@ -300,7 +400,8 @@ class KeeperGame:
     def snapshot(self):
         if self.phase == "join":
             return None  # nothing entered yet
-        return {"seats": self.seats, "first": self.first, "log": self.log, "setup": self.setup_snapshot()}
+        return {"seats": self.seats, "first": self.first, "log": self.log, "playing": self.playing,
+                "setup": self.setup_snapshot()}
 
     def restore(self, snap):
         self.seats = snap["seats"]
@@ -309,10 +410,19 @@ class KeeperGame:
             self.joined |= 1 << s
         self.first = snap["first"]
         self.log = snap["log"]
+        self.playing = snap.get("playing", True)
         self.setup_restore(snap["setup"])
+        if not self.playing:
+            self.resume_setup(0)
+            return
         self.replay()
         self.shown = list(self.scores)
-        self.after_change(0)
+        # the phase the state calls for, without the hooks: the end was already celebrated
+        if self.over():
+            self.phase = "final"
+            self.set_items(())
+        else:
+            self.to_turn(0)
 
     def resumed(self, now):
         self.since = now
@@ -328,7 +438,7 @@ class KeeperGame:
             "mission": None, "finish_order": [], "round_tile": None, "tokens": None, "timer_ms": None,
             "choice": self.choice(),
             "entry": {"what": self.entry_what, "value": self.entry_value} if self.in_entry() else None,
-            "turn_seat": self.turn_seat() + 1 if self.seats and self.phase not in ("join",) else None,
+            "turn_seat": self.turn_seat() + 1 if self.playing and self.seats else None,
             "winners": [x + 1 for x in self.winners()] if self.phase == "final" else None,
             "actions_logged": len(self.log),
         }
@@ -353,19 +463,104 @@ class KeeperGame:
         return str(item).upper()
 
 
-def count_entry(fb, value, what, seat, now):
-    """A count as large as the matrix allows, with the seat's side lit and what is counted as a letter."""
+class ScreenCache:
+    """The unchanging part of a screen, drawn once and copied back each frame (a memcpy)."""
+
+    def __init__(self, fb):
+        self.buf = bytearray(len(fb.buf))
+        self.key = -1
+        self.generation = -1
+
+    def restore(self, fb, key):
+        """True (and fb holds the picture) when the picture for `key` is cached; else draw it and keep()."""
+        if key == self.key and fb.generation == self.generation:
+            fb.buf[:] = self.buf
+            return True
+        return False
+
+    def keep(self, fb, key):
+        self.buf[:] = fb.buf
+        self.key = key
+        self.generation = fb.generation
+
+
+def number_box(out, i, w, h, seat, value, scale):
+    """Where screens.number_for_seat draws `value` for `seat`: x, y, width, height into out[4i..4i+3].
+    (The same arithmetic as number_for_seat; tests/test_keeper.py checks they agree.)"""
+    digits = 1
+    v = value if value >= 0 else -value
+    while v >= 10:
+        v //= 10
+        digits += 1
+    if value < 0:
+        digits += 1
+    length = (digits * font.ADVANCE - 1) * scale
+    depth = font.GLYPH_H * scale
+    span = w if seat % 2 == 0 else h
+    if length <= span - 2 * depth or length > span - depth:
+        start = (span - length) // 2
+    else:
+        start = (span - depth - length) // 2
+    j = 4 * i
+    if seat == 0:
+        out[j], out[j + 1], out[j + 2], out[j + 3] = start, h - depth, length, depth
+    elif seat == 2:
+        out[j], out[j + 1], out[j + 2], out[j + 3] = w - start - length, 0, length, depth
+    elif seat == 1:
+        out[j], out[j + 1], out[j + 2], out[j + 3] = 0, start, depth, length
+    else:
+        out[j], out[j + 1], out[j + 2], out[j + 3] = w - depth, h - start - length, depth, length
+
+
+def fill_edge(fb, layout, colour):
+    """The whole edge of the matrix in one colour (the ring path of a screens.Layout), inlined like the sand."""
+    scale = fb.scale
+    r = scale[colour >> 16]
+    g = scale[(colour >> 8) & 0xFF]
+    b = scale[colour & 0xFF]
+    buf = fb.buf
+    ro = fb.ro
+    go = fb.go
+    bo = fb.bo
+    at = layout.ring_at
+    for i in range(len(at)):
+        j = at[i]
+        buf[j + ro] = r
+        buf[j + go] = g
+        buf[j + bo] = b
+
+
+def count_entry(fb, value, what, seat, now, colour=screens.WHITE):
+    """A count as large as the matrix allows, the seat's side lit, what is counted as a letter
+    (in `colour`) above it; on 8x8 the letter takes the number's place for a moment every 2 s."""
     w, h = fb.width, fb.height
+    digits = 1
+    v = value
+    while v >= 10:
+        v //= 10
+        digits += 1
+    small = w < 16
+    letter_scale = 2 if w >= 32 else 1
     scale = 3 if w >= 32 else 2 if w >= 16 else 1
-    digits = 2 if value >= 10 else 1
+    while scale > 1 and (digits * font.ADVANCE - 1) * scale > w:
+        scale -= 1
     width = (digits * font.ADVANCE - 1) * scale
+    top = 0 if small else font.GLYPH_H * letter_scale
     x = (w - width) // 2
-    y = (h - font.GLYPH_H * scale) // 2
-    font.draw_number(fb, value, x, y, screens.WHITE, 0, scale)
+    if seat == 1:
+        x = w - width if width >= w - 1 else x  # clear of P2's bar on the left edge
+    y = top + (h - top - font.GLYPH_H * scale) // 2
     if seat >= 0:
         screens.side_bar(fb, seat, screens.SEAT_COLOURS[seat], min(w, h) // 2)
-    if w >= 16 and what:
-        font.draw_char(fb, what[0].upper(), 1, 1, screens.DIM * 5)
+    if small:
+        if what and (now // 400) % 5 == 0:
+            font.draw_char(fb, what[0], (w - font.GLYPH_W) // 2, y, colour)
+            return
+    elif what:
+        # top-left, or top-right when P2's bar runs down the left edge
+        lx = w - font.GLYPH_W * letter_scale if seat == 1 else 0
+        font.draw_char(fb, what[0], lx, 0, colour, 0, letter_scale)
+    font.draw_number(fb, value, x, y, screens.WHITE, 0, scale)
 
 
 def menu_word(fb, text, seat, elapsed):
@@ -377,18 +572,28 @@ def menu_word(fb, text, seat, elapsed):
         offset = -((w - width) // 2)
     else:
         offset = (elapsed // 80) % (width + w) - w // 2
-    font.draw_scrolling(fb, text, (h - font.GLYPH_H * scale) // 2, screens.WHITE, offset, scale)
-    if seat >= 0:
+    y = (h - font.GLYPH_H * scale) // 2
+    font.draw_scrolling(fb, text, y, screens.WHITE, offset, scale)
+    if seat == 0 or seat == 2:
         screens.seat_spotlight(fb, seat, 0, False)
+    elif seat > 0:
+        # P2's or P4's edge, broken where the word runs into it
+        x = 0 if seat == 1 else w - 1
+        colour = screens.SEAT_COLOURS[seat]
+        for yy in range(h):
+            if yy < y - 1 or yy > y + font.GLYPH_H * scale:
+                fb.pixel(x, yy, colour)
 
 
 def undo_mark(fb, elapsed):
     """An arrow sweeping right to left across the top row: something was taken back."""
     w = fb.width
-    x = w - 1 - (elapsed * w) // UNDO_SHOW_MS
+    x = w - 3 - (elapsed * (w - 2)) // UNDO_SHOW_MS
+    if x < 0:
+        x = 0
     for k in range(3):
         fb.pixel(x + k, 0, screens.WHITE)
-    fb.pixel(x + 1, 1, screens.WHITE)
+    fb.pixel(x, 1, screens.WHITE)  # the arrow's head points left
 
 
 KeeperGame.HANDLERS.update({"join": KeeperGame.on_join, "turn": KeeperGame.on_turn, "final": KeeperGame.on_final})

@@ -1,0 +1,660 @@
+# CO.OP score keeper (games.md, "CO.OP score keeper"; seeds/coop-rules.txt),
+# 1 to 4 players: the device is the game's scoring app.
+#
+# join -> cards (a player card each, dealt at random; a seat's own button
+# takes the next card of the set) -> first_player (the last winner on this
+# device, else P1; B cycles, A confirms) -> turns -> final. Solo: no card (all
+# six colours count) and no first player to choose: play starts at once.
+#
+# In `turn` the menu is next / loop / skip. A loop is its colour (or none,
+# then the colour its points go to), then the counts of dots (not for none),
+# O and X. It scores dots + O - X to its colour, and its length dots + O + X
+# counts for the tie-breaks. A colour may go below zero: the rulebook makes
+# every X -1 point, and a loop of X alone can be given to any colour. Each
+# `next` places a card: 72 to place, the game ends at 0 (or at the pause
+# menu's END). The final ties go to the longest loop, then the most loops
+# closed, then the tied seats share the win; the winner is remembered on
+# flash (bests.json, "coop": the winning seats) as the next game's first player.
+#
+# The log (keeper.py) holds one small int per action: NEXT, SKIP, END, or
+# LOOP + the loop packed in bits, so a whole game stays a few hundred bytes of
+# RAM and of flash.
+
+from layerlight import buttons, coop_cards, font, persist, screens
+from layerlight.modes.keeper import GREY, TALLY_STEP_MS, KeeperGame, ScreenCache, count_entry, fill_edge, \
+    menu_word, number_box
+
+COLOURS = coop_cards.COLOURS
+# The colours as the LEDs show them. WS2812 light is linear in the value sent,
+# so a channel at half value is half the light and looks far brighter than
+# half to the eye: orange needs much less green than on a screen (or it reads
+# yellow), and purple little red (or it reads pink). Checked at the default
+# brightness as CIEDE2000 differences (tests/test_coop.py, README "CO.OP colours").
+LED = (0x0040FF, 0x00FF00, 0xFFA000, 0xFF2000, 0xFF0830, 0x6000FF)
+NONE = 6                    # a loop without colour: only O and X symbols
+ALL_COLOURS = [0, 1, 2, 3, 4, 5]  # solo: every colour scores
+LOOP_CHOICES = COLOURS + ("none",)
+ACTIONS = ("next", "loop", "skip")
+CARDS = 72                  # builder cards to place after the starting card
+MAX_COUNT = 20              # the most dots, O or X one loop can be given
+SHOW_LOOP_MS = 1000         # a loop's colour stays on show this long once its total has counted up
+SCORES_PAGE_MS = 1500       # the pause menu's SCORES: one colour (then the cards left) per page
+PAGE_MS = 1500              # 8x8: the board shows the bars, then each seat's total, in turn
+LAST_SECONDS_MS = 5000      # the turn timer beeps every second at the end
+
+# actions in the log
+NEXT = 0
+SKIP = 1
+END = 2
+LOOP = 8
+
+
+def loop_action(colour, none, dots, o, x):
+    """A loop as one int: colour (0-5) the points go to, none (1: a loop without colour), the counts (0-31)."""
+    return LOOP + ((colour << 16) | (none << 15) | (dots << 10) | (o << 5) | x)
+
+
+class Mode(KeeperGame):
+    name = "coop"
+    min_seats = 1
+    END_ACTION = END
+    HANDLERS = dict(KeeperGame.HANDLERS)
+    DRAWERS = dict(KeeperGame.DRAWERS)
+
+    def __init__(self, ctx, seats=None, first_player=None, saved=None):
+        cfg = ctx.cfg
+        self.table = []             # the player cards in play, as colour indices ([] solo)
+        self.held = []              # by position in seats: which card of the table the seat holds
+        self.seat_colours = [[], [], [], []]  # by seat: the colours it scores
+        self.offer = None           # the first player to offer (given by the simulator's --game)
+        self.before = None          # the remembered winners when this game began (an undo of the end puts them back)
+        self.points = [0, 0, 0, 0, 0, 0]
+        self.shown_points = [0, 0, 0, 0, 0, 0]
+        self.longest = [0, 0, 0, 0]  # by seat: its longest loop
+        self.closed = [0, 0, 0, 0]   # by seat: loops it closed
+        self.cards_left = CARDS
+        self.turns = 0
+        self.ended = False
+        self.win_bits = 0
+        self.tie_break = None
+        self.loop_colour = 0        # the loop being entered
+        self.loop_none = 0
+        self.loop_dots = 0
+        self.loop_o = 0
+        self.show_colour = -1       # the colour whose total is counting on screen (-1: none)
+        self.show_done = -1
+        self.show_step = 0
+        self.turn_total = cfg.get("coop_turn_s", 0) * 1000
+        self.turn_started = 0
+        self.timer_turns = -1
+        self.timer_left = None
+        self.next_beep = 0
+        self.layout = None
+        self.cache = None
+        self.boxes = [0] * 16       # the seat totals' boxes (x, y, w, h), for the sand to leave alone
+        self.box_digits = [0, 0, 0, 0]
+        KeeperGame.__init__(self, ctx, seats, first_player, saved)
+
+    # --- set-up -------------------------------------------------------------
+
+    def seats_ready(self, first_player, now):
+        self.offer = first_player
+        self.before = self.remembered()
+        if len(self.seats) == 1:
+            self.table = []
+            self.held = []
+            self.set_colours()
+            self.first = self.seats[0]
+            self.start_play(now)
+            return
+        self.deal()
+        self.to_cards(now)
+
+    def deal(self):
+        """A card each, at random, from the set for this many players (2: white, 3-4: black)."""
+        key = "coop_white" if len(self.seats) == 2 else "coop_black"
+        cards = self.ctx.cfg.get(key)
+        problem = coop_cards.problem(cards, len(self.seats))
+        if problem:
+            self.ctx.log("coop: %s for %d players: %s, the box's cards are used" % (key, len(self.seats), problem))
+            cards = coop_cards.default(key)
+        self.table = [[COLOURS.index(c) for c in card] for card in cards]
+        order = list(range(len(self.table)))
+        self.rng.shuffle(order)
+        self.held = order[:len(self.seats)]
+        self.set_colours()
+
+    def set_colours(self):
+        for k in range(len(self.seats)):
+            self.seat_colours[self.seats[k]] = self.table[self.held[k]] if self.table else ALL_COLOURS
+
+    def remembered(self):
+        """The winners of the last CO.OP game on this device (seats), or None."""
+        w = self.ctx.bests.get("coop")
+        if isinstance(w, list) and all(isinstance(s, int) and 0 <= s < 4 for s in w):
+            return list(w)
+        return None
+
+    def to_cards(self, now):
+        self.phase = "cards"
+        self.set_items(())
+        self.then = None
+        self.since = now
+
+    def seat_button(self, seat, now):
+        if self.phase == "cards" and seat in self.seats:
+            # the next card of the set; whoever held it takes this seat's card
+            k = self.seats.index(seat)
+            want = (self.held[k] + 1) % len(self.table)
+            for j in range(len(self.held)):
+                if self.held[j] == want:
+                    self.held[j] = self.held[k]
+            self.held[k] = want
+            self.set_colours()
+            self.sound.play("join", now)
+            self.changed()
+        else:
+            self.sound.play("tick", now)
+
+    def on_cards(self, b, now):
+        if b == buttons.A:
+            self.to_first_player(now)
+
+    def default_first(self):
+        if self.offer is not None and self.offer in self.seats:
+            return self.offer
+        for s in self.before or ():
+            if s in self.seats:
+                return s
+        return self.seats[0]  # P1 when P1 plays (the scorekeeper's seat)
+
+    def to_first_player(self, now):
+        self.first = self.default_first()
+        self.ask_choice("first_player", [s + 1 for s in self.seats], None, self.seats.index(self.first), now)
+
+    def on_first_player(self, b, now):
+        if b == buttons.B:
+            self.choice_index = (self.choice_index + 1) % len(self.seats)
+            self.first = self.seats[self.choice_index]
+        elif b == buttons.A:
+            self.then = None
+            self.sound.play("reveal", now)
+            self.start_play(now)
+
+    def begin_play(self, now):
+        KeeperGame.begin_play(self, now)
+        self.start_turn_timer(now)
+
+    def resume_setup(self, now):
+        self.to_cards(now)
+
+    def setup_snapshot(self):
+        return {"table": self.table, "held": self.held, "offer": self.offer, "before": self.before}
+
+    def setup_restore(self, snap):
+        self.table = snap["table"]
+        self.held = snap["held"]
+        self.offer = snap.get("offer")
+        self.before = snap.get("before")
+        self.set_colours()
+
+    # --- play: the state worked out from the log ------------------------------
+
+    def reset_play(self):
+        for c in range(6):
+            self.points[c] = 0
+        for s in range(4):
+            self.longest[s] = 0
+            self.closed[s] = 0
+        self.cards_left = CARDS
+        self.turns = 0
+        self.ended = False
+        self.turn_index = self.seats.index(self.first) if self.first in self.seats else 0
+
+    def apply(self, action):
+        if action == NEXT:
+            if self.cards_left > 0:
+                self.cards_left -= 1
+            self.next_turn()
+            self.turns += 1
+        elif action == SKIP:
+            self.next_turn()
+            self.turns += 1
+        elif action == END:
+            self.ended = True
+        elif action >= LOOP:
+            a = action - LOOP
+            x = a & 31
+            o = (a >> 5) & 31
+            dots = (a >> 10) & 31
+            seat = self.turn_seat()
+            self.points[a >> 16] += dots + o - x
+            self.longest[seat] = max(self.longest[seat], dots + o + x)
+            self.closed[seat] += 1
+
+    def rescore(self):
+        for s in self.seats:
+            total = 0
+            for c in self.seat_colours[s]:
+                total += self.points[c]
+            self.scores[s] = total
+
+    def over(self):
+        return self.ended or self.cards_left <= 0
+
+    def ranking(self, seat):
+        return (self.scores[seat], self.longest[seat], self.closed[seat])
+
+    def winners(self):
+        if not self.seats:
+            return []
+        best = max(self.ranking(s) for s in self.seats)
+        return [s for s in self.seats if self.ranking(s) == best]
+
+    def decided_by(self):
+        """Which rule settled the win: None (the points alone), "longest", "loops" or "shared"."""
+        if len(self.seats) < 2:
+            return None
+        top = max(self.scores[s] for s in self.seats)
+        tied = [s for s in self.seats if self.scores[s] == top]
+        if len(tied) == 1:
+            return None
+        longest = max(self.longest[s] for s in tied)
+        tied = [s for s in tied if self.longest[s] == longest]
+        if len(tied) == 1:
+            return "longest"
+        most = max(self.closed[s] for s in tied)
+        tied = [s for s in tied if self.closed[s] == most]
+        return "loops" if len(tied) == 1 else "shared"
+
+    def after_change(self, now):
+        KeeperGame.after_change(self, now)
+        if self.turns != self.timer_turns:
+            self.start_turn_timer(now)
+        for c in range(6):
+            if self.shown_points[c] != self.points[c]:
+                if self.show_colour != c:  # the loop's points count onto its colour (or off it, for an undo)
+                    self.show_colour = c
+                    self.show_step = now
+                self.show_done = -1
+                break
+        self.final_marks()
+
+    def final_marks(self):
+        self.win_bits = 0
+        self.tie_break = None
+        if self.phase == "final":
+            for s in self.winners():
+                self.win_bits |= 1 << s
+            self.tie_break = self.decided_by()
+
+    def restore(self, snap):
+        KeeperGame.restore(self, snap)
+        for c in range(6):
+            self.shown_points[c] = self.points[c]
+        self.show_colour = -1
+        self.final_marks()
+
+    def resumed(self, now):
+        KeeperGame.resumed(self, now)
+        self.start_turn_timer(now)
+
+    def reached_final(self, now):
+        self.sound.play("fanfare", now)
+        if len(self.seats) > 1:  # a solo game beats nobody: the last table's winner stays
+            self.ctx.bests["coop"] = self.winners()
+            self.outbox.append((persist.BESTS, self.ctx.bests))
+
+    def left_final(self, now):
+        if len(self.seats) > 1:
+            if self.before is None:
+                self.ctx.bests.pop("coop", None)
+            else:
+                self.ctx.bests["coop"] = self.before
+            self.outbox.append((persist.BESTS, self.ctx.bests))
+
+    # --- the turn menu and a loop ----------------------------------------------
+
+    def actions(self):
+        return ACTIONS
+
+    def act(self, action, now):
+        if action == "next":
+            self.record(NEXT, now)
+        elif action == "skip":
+            self.record(SKIP, now)
+        else:
+            self.ask_choice("loop_colour", LOOP_CHOICES, Mode.colour_chosen, 0, now)
+
+    def colour_chosen(self, item, now):
+        c = LOOP_CHOICES.index(item)
+        self.loop_dots = 0
+        if c == NONE:
+            self.loop_none = 1
+            self.ask_choice("loop_for", COLOURS, Mode.for_chosen, 0, now)
+        else:
+            self.loop_none = 0
+            self.loop_colour = c
+            self.ask_count("loop_dots", "dots", MAX_COUNT, Mode.dots_entered, 0, now)
+
+    def for_chosen(self, item, now):
+        self.loop_colour = COLOURS.index(item)
+        self.ask_count("loop_o", "o", MAX_COUNT, Mode.o_entered, 0, now)
+
+    def dots_entered(self, value, now):
+        self.loop_dots = value
+        self.ask_count("loop_o", "o", MAX_COUNT, Mode.o_entered, 0, now)
+
+    def o_entered(self, value, now):
+        self.loop_o = value
+        self.ask_count("loop_x", "x", MAX_COUNT, Mode.x_entered, 0, now)
+
+    def x_entered(self, value, now):
+        if self.loop_dots + self.loop_o + value == 0:
+            self.sound.play("refused", now)  # a loop has symbols: count them (or hold B to give it up)
+            self.ask_count("loop_x", "x", MAX_COUNT, Mode.x_entered, 0, now)
+            return
+        self.sound.play("ok", now)
+        self.record(loop_action(self.loop_colour, self.loop_none, self.loop_dots, self.loop_o, value), now)
+
+    def show_scores(self, now):
+        """The pause menu's SCORES: each colour's total, then the cards left, until A or B."""
+        if self.phase == "turn":
+            self.phase = "scores"
+            self.set_items(())
+            self.since = now
+
+    def on_scores(self, b, now):
+        if b == buttons.A or b == buttons.B:
+            self.to_turn(now)
+
+    # --- time ---------------------------------------------------------------------
+
+    def start_turn_timer(self, now):
+        self.timer_turns = self.turns
+        self.turn_started = now
+        self.next_beep = now + self.turn_total - LAST_SECONDS_MS
+
+    def animating(self, now):
+        return self.show_colour >= 0
+
+    def tick_play(self, now):
+        c = self.show_colour
+        if c >= 0:
+            if self.shown_points[c] != self.points[c]:
+                if now - self.show_step >= TALLY_STEP_MS:
+                    self.shown_points[c] += 1 if self.points[c] > self.shown_points[c] else -1
+                    self.show_step = now
+                    self.look += 1
+                    self.sound.play("tick", now)
+            elif self.show_done < 0:
+                self.show_done = now
+            elif now - self.show_done >= SHOW_LOOP_MS:
+                self.show_colour = -1
+                for k in range(6):
+                    self.shown_points[k] = self.points[k]
+                self.look += 1
+        if self.turn_total <= 0 or not self.playing or self.phase == "final":
+            self.timer_left = None
+            return
+        left = self.turn_total - (now - self.turn_started)
+        if left < 0:
+            left = 0
+        if self.timer_left is not None and self.timer_left > 0 and left == 0:
+            self.sound.play("timeout", now)  # time is up: the turn goes on until the player ends it
+        elif left > 0 and now >= self.next_beep:
+            self.sound.play("beep", now)
+            self.next_beep += 1000
+        self.timer_left = left
+
+    # --- the trace ---------------------------------------------------------------
+
+    def keeper_state(self, s):
+        dealt = self.phase not in ("join",)
+        s["cards"] = [[COLOURS[c] for c in self.seat_colours[seat]] for seat in self.seats] if dealt else []
+        colours = {}
+        for c in range(6):
+            colours[COLOURS[c]] = self.points[c]
+        s["colours"] = colours
+        s["loops"] = self.loops_state()
+        s["cards_left"] = self.cards_left
+        s["timer_ms"] = self.timer_left
+        s["tie_break"] = self.tie_break if self.phase == "final" else None
+
+    def loops_state(self):
+        out = []
+        if not self.playing:
+            return out
+        ti = self.seats.index(self.first) if self.first in self.seats else 0
+        for a in self.log:
+            if a == NEXT or a == SKIP:
+                ti = (ti + 1) % len(self.seats)
+            elif a >= LOOP:
+                v = a - LOOP
+                loop = {"seat": self.seats[ti] + 1, "colour": COLOURS[v >> 16], "dots": (v >> 10) & 31,
+                        "o": (v >> 5) & 31, "x": v & 31}
+                if (v >> 15) & 1:
+                    loop["none"] = True
+                out.append(loop)
+        return out
+
+    # --- screens (draw allocates nothing: every picture is made of ints) ------------
+
+    def set_screen(self, fb):
+        KeeperGame.set_screen(self, fb)
+        w, h = fb.width, fb.height
+        side = min(w, h)
+        self.layout = screens.Layout(w, h, 1, fb)
+        self.cache = ScreenCache(fb)
+        self.num_scale = 2 if side >= 32 else 1
+        depth = font.GLYPH_H * self.num_scale
+        region = side - 2 * depth if side >= 16 else 6
+        self.bar_w = max(1, region // 6)
+        self.bar_h = region
+        self.bar_x0 = (w - 6 * self.bar_w) // 2
+        self.bar_y0 = (h - region) // 2
+        self.unit = max(1, side // 16)  # the colour picker's grid (0 on 8x8: its own layout)
+        self.box_digits[0] = -1
+
+    def draw_turn(self, fb, now):
+        if self.choice_index != 0:  # B moved the highlight off `next`: the action's word
+            menu_word(fb, self.choice_labels[self.choice_index], self.turn_seat(), now - self.since)
+        elif self.show_colour >= 0:
+            self.draw_colour_total(fb, self.show_colour, LED[self.show_colour], self.shown_points[self.show_colour])
+        else:
+            self.draw_board(fb, now, False)
+
+    def draw_final(self, fb, now):
+        self.draw_board(fb, now, True)
+
+    def draw_board(self, fb, now, final):
+        """Each seat's total facing it (the seat to play in its colour, the others grey; at the end
+        the winners in their colours, blinking), the six colour bars in the middle, the turn's sand."""
+        w = self.width
+        seats = self.seats
+        blink = (now // 400) % 2 if final else 0
+        small = w < 16
+        page = (now // PAGE_MS) % (len(seats) + 1) if small else 0
+        key = (self.look * 8 + page) * 2 + blink
+        if not self.cache.restore(fb, key):
+            turn = self.turn_seat()
+            if not small or page > 0:
+                for i in range(len(seats)):
+                    seat = seats[i]
+                    if small and i != page - 1:
+                        continue
+                    lit = self.win_bits & (1 << seat) if final else seat == turn
+                    colour = GREY
+                    if lit:
+                        colour = screens.WHITE if blink else screens.SEAT_COLOURS[seat]
+                    screens.number_for_seat(fb, seat, self.shown[seat], colour, self.num_scale)
+            if not small or page == 0:
+                self.draw_bars(fb)
+            if small and page == 0:
+                for i in range(len(seats)):
+                    seat = seats[i]
+                    if (final and self.win_bits & (1 << seat)) or (not final and seat == turn):
+                        screens.side_bar(fb, seat, screens.SEAT_COLOURS[seat], 4)
+            if not small and self.timer_left is not None:
+                self.mark_sand_busy()
+            self.cache.keep(fb, key)
+        if self.timer_left is not None and not final:
+            screens.timer_ring(fb, self.layout, self.timer_left, self.turn_total, now)
+
+    def draw_bars(self, fb):
+        """A bar per colour, blue to purple; one pixel is a point while the top colour fits, then the
+        top colour fills its bar and the others are in proportion. Below zero: a grey stub."""
+        top = 1
+        for c in range(6):
+            if self.shown_points[c] > top:
+                top = self.shown_points[c]
+        height = self.bar_h
+        bw = self.bar_w
+        bottom = self.bar_y0 + height - 1
+        for c in range(6):
+            v = self.shown_points[c]
+            x = self.bar_x0 + c * bw
+            if v < 0:
+                for dx in range(bw):
+                    fb.pixel(x + dx, bottom, GREY)
+                continue
+            n = v if top <= height else max(1, (v * height + top // 2) // top) if v else 0
+            colour = LED[c]
+            for k in range(n):
+                for dx in range(bw):
+                    fb.pixel(x + dx, bottom - k, colour)
+
+    def mark_sand_busy(self):
+        """The sand leaves the seat totals (and a pixel around them) alone; worked out when their widths change."""
+        seats = self.seats
+        same = self.box_digits[0] >= 0
+        for i in range(len(seats)):
+            v = self.shown[seats[i]]
+            d = 1 if v < 0 else 0
+            if v < 0:
+                v = -v
+            while v >= 10:
+                v //= 10
+                d += 1
+            if d != self.box_digits[i]:
+                same = False
+                self.box_digits[i] = d
+        if same:
+            return
+        boxes = self.boxes
+        w, h = self.width, self.height
+        for i in range(len(seats)):
+            number_box(boxes, i, w, h, seats[i], self.shown[seats[i]], self.num_scale)
+        ring = self.layout.ring
+        busy = self.layout.ring_busy
+        for k in range(len(ring)):
+            x = ring[k] >> 8
+            y = ring[k] & 255
+            b = 0
+            for i in range(len(seats)):
+                j = 4 * i
+                if boxes[j] - 1 <= x <= boxes[j] + boxes[j + 2] and boxes[j + 1] - 1 <= y <= boxes[j + 1] + boxes[j + 3]:
+                    b = 1
+            busy[k] = b
+
+    def draw_colour_total(self, fb, c, colour, value):
+        """One total as large as it fits, in its colour, the edge lit in that colour."""
+        w, h = fb.width, fb.height
+        digits = 2 if value < 0 else 1
+        v = value if value >= 0 else -value
+        while v >= 10:
+            v //= 10
+            digits += 1
+        scale = 3 if w >= 32 else 2 if w >= 16 else 1
+        while scale > 1 and (digits * font.ADVANCE - 1) * scale > w - 2:
+            scale -= 1
+        width = (digits * font.ADVANCE - 1) * scale
+        if w >= 16:
+            fill_edge(fb, self.layout, colour)
+        else:
+            for x in range(w):
+                fb.pixel(x, h - 1, colour)
+        font.draw_number(fb, value, (w - width) // 2, (h - font.GLYPH_H * scale) // 2, colour, 0, scale)
+
+    def draw_scores(self, fb, now):
+        page = ((now - self.since) // SCORES_PAGE_MS) % 7
+        if page < 6:
+            self.draw_colour_total(fb, page, LED[page], self.points[page])
+        else:
+            self.draw_colour_total(fb, page, GREY, self.cards_left)
+
+    def draw_cards(self, fb, now):
+        """Each seat's card: its three colours as squares along its edge, read from its seat."""
+        w = self.width
+        q = 1 if w < 16 else 2 if w < 32 else 4
+        gap = 1 if q < 4 else 2
+        total = 3 * q + 2 * gap
+        for k in range(len(self.seats)):
+            seat = self.seats[k]
+            card = self.table[self.held[k]]
+            for i in range(3):
+                seat_square(fb, seat, i * (q + gap), total, q, LED[card[i]])
+        if (now // 500) % 2:
+            s = 2 if w >= 32 else 1
+            font.draw_char(fb, "A", (w - font.GLYPH_W * s) // 2, (self.height - font.GLYPH_H * s) // 2, GREY, 0, s)
+
+    def draw_first_player(self, fb, now):
+        screens.first_player(fb, self.first, now)
+
+    def draw_colour_choice(self, fb, now):
+        """The colour on offer as a block (none: O X), the six (or seven) in a row below with the
+        highlighted one marked, so look-alike colours are seen side by side; the seat's side lit."""
+        w, h = self.width, self.height
+        items = self.choice_items
+        n = len(items)
+        i = self.choice_index
+        for_loop = self.phase == "loop_for"
+        seat = self.turn_seat()
+        screens.side_bar(fb, seat, screens.SEAT_COLOURS[seat], min(w, h) // 2)
+        u = self.unit if w >= 16 else 0
+        if u:
+            if i < 6:
+                fb.rect(4 * u, 2 * u, 8 * u, 7 * u, LED[i])
+            if i == NONE or for_loop:
+                # the O and X of a loop without colour (on the block when its colour is chosen)
+                font.draw_text(fb, "OX", (w - 7 * u) // 2, 3 * u, screens.WHITE, 0, u)
+            x0 = (w - 2 * u * n) // 2
+            for k in range(n):
+                fb.rect(x0 + 2 * u * k, 11 * u, 2 * u, 2 * u, LED[k] if k < 6 else GREY)
+            fb.rect(x0 + 2 * u * i, 13 * u, 2 * u, u, screens.WHITE)
+        else:
+            if i < 6:
+                fb.rect(2, 2, 4, 3, LED[i])
+            else:
+                fb.rect(2, 2, 4, 3, GREY)
+            x0 = (w - n) // 2
+            for k in range(n):
+                if k != i or (now // 300) % 2:
+                    fb.pixel(x0 + k, 6, LED[k] if k < 6 else GREY)
+
+    def draw_entry(self, fb, now):
+        count_entry(fb, self.entry_value, self.entry_what, self.turn_seat(), now, LED[self.loop_colour])
+
+
+def seat_square(fb, seat, along, total, q, colour):
+    """A q x q square on the edge of `seat`, `along` pixels from the left end (as the seat sees
+    it) of a run `total` pixels long centred on that edge."""
+    w, h = fb.width, fb.height
+    span = w if seat % 2 == 0 else h
+    u = (span - total) // 2 + along
+    for a in range(q):
+        for d in range(q):
+            if seat == 0:
+                fb.pixel(u + a, h - 1 - d, colour)
+            elif seat == 2:
+                fb.pixel(w - 1 - u - a, d, colour)
+            elif seat == 1:
+                fb.pixel(d, u + a, colour)
+            else:
+                fb.pixel(w - 1 - d, h - 1 - u - a, colour)
+
+
+Mode.HANDLERS.update({"cards": Mode.on_cards, "first_player": Mode.on_first_player, "scores": Mode.on_scores})
+Mode.DRAWERS.update({"turn": Mode.draw_turn, "final": Mode.draw_final, "cards": Mode.draw_cards,
+                     "first_player": Mode.draw_first_player, "loop_colour": Mode.draw_colour_choice,
+                     "loop_for": Mode.draw_colour_choice, "scores": Mode.draw_scores})
