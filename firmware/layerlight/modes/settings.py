@@ -12,6 +12,7 @@ ITEMS = (
     ("ATTACK", "attack_s", (60, 120, 180, 300)),
     ("BRIGHT", "brightness", (0.1, 0.25, 0.5, 1.0)),
     ("SOUND", "sound", (True, False)),
+    ("TURN", "coop_turn_s", (0, 30, 60, 90, 120, 180)),  # CO.OP's turn timer (0: off)
     ("BACK", None, ()),
 )
 KEYS = [key for _, key, _ in ITEMS if key]
@@ -50,6 +51,8 @@ class Mode:
             return label + " " + ("ON" if v else "OFF")
         if key == "brightness":
             return label + " " + str(int(v * 100)) + "%"
+        if key == "coop_turn_s" and not v:
+            return label + " OFF"
         if key == "attack_s":
             return "%s %d:%02d" % (label, v // 60, v % 60)
         return label + " " + str(v) + "S"
