@@ -17,7 +17,14 @@ def invariants(dev, finished_per_round):
     s = dev.state()
     if s["round"] is not None:
         assert 1 <= s["round"] <= 6
-    assert all(v >= 0 for v in s["scores"])
+    if s["game"] == "coop":
+        # cards only run down, one per `next`; every total is its card's colours (shared colours count twice)
+        assert 0 <= s["cards_left"] <= 72
+        if s["cards"]:
+            assert s["scores"] == [sum(s["colours"][c] for c in card) for card in s["cards"]]
+        assert sum(s["colours"].values()) == sum(l["dots"] + l["o"] - l["x"] for l in s["loops"])
+    else:  # a CO.OP total can go below zero (every X is -1 point)
+        assert all(v >= 0 for v in s["scores"])
     fo = s["finish_order"]
     assert len(fo) == len(set(fo)) <= max(s["players"], 0)
     if s["game"] in ("layers", "layers-plus") and s["round"] is not None:
@@ -30,7 +37,7 @@ def invariants(dev, finished_per_round):
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(action, min_size=20, max_size=300), st.integers(2, 4), st.integers(0, 2**16),
-       st.sampled_from([None, "layers", "layers-plus", "time-attack", "time-attack-plus"]))
+       st.sampled_from([None, "layers", "layers-plus", "time-attack", "time-attack-plus", "coop"]))
 def test_random_presses_with_bounce_keep_the_game_sound(actions, players, seed, game):
     dev = simcore.make_device(FILES, 16, 16, seed, game, players)
     sim = simcore.Simulator(dev)
