@@ -32,7 +32,7 @@ class Person:
                            color_order="GRB")
         self.really.update(really)
         r = self.really
-        table = pixel_map(w, h, r["layout"], r["origin"], r["rotation"], r["flip_x"], r["flip_y"])
+        table = pixel_map(w, h, r["layout"], r["origin"], r["rotation"], r["flip_x"], r["flip_y"], r.get("panels"))
         self.place = {table[i]: (i % w, i // w) for i in range(w * h)}   # strip index -> where it is
         self.pins = pins or PINS
         self.said = []
@@ -58,9 +58,57 @@ class Person:
     def press(self, name, where):
         self._press(self.pins[name])
 
+    def panel_of(self, points):
+        """The panel position all these points are on (None if several or none), and where on it."""
+        p = self.really["panels"]
+        pw, ph = p["size"]
+        at = {(y // ph) * p["across"] + x // pw for x, y in points}
+        if len(at) != 1:
+            return None, []
+        return at.pop(), [(x % pw, y % ph) for x, y in points]
+
+    def panel_edge(self, points):
+        pw, ph = self.really["panels"]["size"]
+        local = self.panel_of(points or [])[1]
+        return doctor._edge(local, pw, ph) if local else None
+
+    def panels_right(self, seen, only=None):
+        """Every panel (or only that one) shows green along its top, blue down its left."""
+        p = self.really["panels"]
+        pw, ph = p["size"]
+        for at in range(p["across"] * p["down"]):
+            if only is not None and at != only:
+                continue
+            ax, ay = (at % p["across"]) * pw, (at // p["across"]) * ph
+            mine = {c: [(x, y) for x, y in seen.get(c, []) if ax <= x < ax + pw and ay <= y < ay + ph]
+                    for c in "gb"}
+            if self.panel_edge(mine["g"]) != "t" or self.panel_edge(mine["b"]) != "l":
+                return False
+        return True
+
     def ask(self, question, choices):
         seen = self.picture()
-        if "Which colour" in question:
+        lit = [pt for pts in seen.values() for pt in pts]
+        if question.startswith("Only the "):
+            at, _ = self.panel_of(lit)
+            named = question[len("Only the "):question.index(" panel")]
+            p = self.really["panels"]
+            answer = "y" if (at is not None and doctor.panel_names(p["across"], p["down"])[at] == named
+                             and self.panels_right(seen, at)) else "n"
+        elif "Which panel is lit" in question:
+            at, _ = self.panel_of(lit)
+            answer = "n" if at is None else str(at + 1)
+        elif "straight" in question and self.really.get("panels"):
+            answer = "y" if self.panel_edge(seen.get("b")) else "n"
+        elif "edge of that panel is the green" in question:
+            answer = self.panel_edge(seen.get("g"))
+        elif "edge of that panel is the blue" in question:
+            answer = self.panel_edge(seen.get("b"))
+        elif "does every panel show" in question:
+            answer = "y" if self.panels_right(seen) else "n"
+        elif "across the whole matrix" in question:
+            answer = "y" if self.edge(seen.get("g")) == "t" and self.edge(seen.get("b")) == "l" else "n"
+        elif "Which colour" in question:
             answer = "n" if not seen else (list(seen)[0] if len(seen) == 1 else "w")
         elif "straight" in question:
             answer = "y" if self.edge(seen.get("b")) else "n"
@@ -88,11 +136,12 @@ class FakeHardware(simcore.SimHardware):
     """The simulator's hardware, wired like a real matrix (the config's mapping, colour
     order and cap), with a clock that ticks on every read and buttons pressed by pin."""
 
-    def __init__(self, cfg, connected=True, buzzer=True):
+    def __init__(self, cfg, connected=True, buzzer=True, dark_from=None):
         simcore.SimHardware.__init__(self, cfg["width"], cfg["height"], simcore.MemoryStorage())
         self.cfg = cfg
         self.buf = bytes(self.width * self.height * 3)
         self.connected, self.buzzer = connected, buzzer
+        self.dark_from = dark_from  # the data line breaks before this LED
         self.clock = 0
         self.down = []            # (pin, from, to) of presses
         self.heard = []
@@ -104,6 +153,8 @@ class FakeHardware(simcore.SimHardware):
     def show(self, fb):
         if self.connected:
             self.buf = bytes(fb.buf)
+            if self.dark_from is not None:
+                self.buf = self.buf[:self.dark_from * 3] + bytes(len(self.buf) - self.dark_from * 3)
 
     def ticks_ms(self):
         self.clock += 1
@@ -137,11 +188,11 @@ class FakeSession:
         return eval("st." + expr, {"st": self.st})
 
 
-def fake_doctor(config=None, connected=True, buzzer=True, pins=None, **really):
+def fake_doctor(config=None, connected=True, buzzer=True, pins=None, dark_from=None, **really):
     cfg = defaults()
     cfg.update(matrix_pin=16, buttons=dict(PINS), buzzer_pin=15)
     cfg.update(config or {})
-    hw = FakeHardware(cfg, connected, buzzer)
+    hw = FakeHardware(cfg, connected, buzzer, dark_from)
     st = selftest.SelfTest.__new__(selftest.SelfTest)
     st.log, st.cfg, st.hw = [], cfg, hw
     st.fb = hw.framebuffer()
@@ -217,6 +268,98 @@ def test_colour_order_reasoning():
     assert doctor.true_colour_order("GRB", ["G", "R", "B"]) == "RGB"
     assert doctor.orientation_fix({"layout": "serpentine", "origin": "top-left", "rotation": 0, "flip_x": False,
                                    "flip_y": False}, 16, 16, "t", "t") is None
+
+
+# ---------------------------------------------------------------- a 32x32 of four 16x16 panels
+
+# the usual 2 x 2 build: the data snakes top-left, top-right, bottom-right, bottom-left, and the
+# bottom row is mounted upside down so that its data wires are short
+PANELS = {"size": [16, 16], "across": 2, "down": 2, "chain": [0, 1, 3, 2], "rotation": [0, 0, 180, 180]}
+
+
+def panel_doctor(really_panels, config_panels=PANELS, **really):
+    config = {"width": 32, "height": 32, "supply_ma": 10000, "panels": config_panels}
+    return fake_doctor(config=config, panels=really_panels, **really)
+
+
+def fixed_table(cfg, fixes):
+    settings = {k: cfg[k] for k in WIRING + ("panels",)}
+    settings.update(fixes)
+    return list(pixel_map(32, 32, settings["layout"], settings["origin"], settings["rotation"], settings["flip_x"],
+                          settings["flip_y"], settings["panels"]))
+
+
+def really_table(person):
+    r = person.really
+    return list(pixel_map(32, 32, r["layout"], r["origin"], r["rotation"], r["flip_x"], r["flip_y"], r["panels"]))
+
+
+def test_panels_wired_as_set_are_all_ok():
+    f, person, _ = panel_doctor(PANELS)
+    assert f.fixes == {} and f.problems == []
+    assert f.ok == ["colour order GRB", "panels", "every LED", "all six buttons", "buzzer"]
+    assert "The matrix is 2 x 2 panels of 16x16, chained top-left -> top-right -> bottom-right -> bottom-left." \
+        in person.said
+    assert len([q for q, _ in person.asked if q.startswith("Only the ")]) == 4
+
+
+def test_a_turned_panel_gets_its_rotation():
+    f, person, cfg = panel_doctor(dict(PANELS, rotation=[0, 180, 180, 180]))
+    assert f.fixes == {"panels": dict(PANELS, rotation=[0, 180, 180, 180])}
+    assert f.problems == ["the top-right panel is turned: set its rotation 180 (panels rotation [0, 180, 180, 180])"]
+    assert fixed_table(cfg, f.fixes) == really_table(person)
+
+
+def test_a_swapped_pair_gets_the_chain_order():
+    f, person, cfg = panel_doctor(dict(PANELS, chain=[0, 1, 2, 3]))
+    assert f.fixes == {"panels": dict(PANELS, chain=[0, 1, 2, 3])}
+    assert f.problems == ["the bottom-left and bottom-right panels are swapped on the data chain: set panels chain "
+                          "[0, 1, 2, 3] (the position of the first, second, ... panel on the data line, positions "
+                          "numbered row by row from the top-left)"]
+    assert fixed_table(cfg, f.fixes) == really_table(person)
+
+
+def test_the_whole_matrix_turned_is_one_setting():
+    f, person, cfg = panel_doctor(PANELS, rotation=180)
+    assert f.fixes == {"rotation": 180}
+    assert f.problems == ["the whole matrix turned: set rotation 180"]
+
+
+def test_odd_chain_with_turned_and_progressive_panels_from_the_defaults():
+    really = {"size": [16, 16], "across": 2, "down": 2, "chain": [3, 0, 2, 1],
+              "layout": ["serpentine", "progressive", "serpentine", "serpentine"], "rotation": [0, 90, 180, 0]}
+    f, person, cfg = panel_doctor(really, config_panels={"size": [16, 16], "across": 2, "down": 2})
+    assert fixed_table(cfg, f.fixes) == really_table(person)
+    assert set(f.fixes) == {"panels"}
+    assert f.fixes["panels"]["chain"] == [3, 0, 2, 1]
+    assert any(line.startswith("the top-right panel is wired or turned another way: set its layout progressive, "
+                               "rotation 90") for line in f.problems), f.problems
+    assert any(line.startswith("the bottom-left panel is turned: set its rotation 180") for line in f.problems)
+
+
+def test_every_random_miswiring_of_panels_is_fixed():
+    import random
+    rnd = random.Random(14)
+    for _ in range(12):
+        chain = list(range(4))
+        rnd.shuffle(chain)
+        really = {"size": [16, 16], "across": 2, "down": 2, "chain": chain,
+                  "layout": [rnd.choice(["serpentine", "progressive"]) for _ in range(4)],
+                  "origin": [rnd.choice(["top-left", "top-right", "bottom-left", "bottom-right"]) for _ in range(4)],
+                  "rotation": [rnd.choice([0, 90, 180, 270]) for _ in range(4)]}
+        mount = {"rotation": rnd.choice([0, 90, 180, 270]), "flip_x": rnd.choice([False, True])}
+        f, person, cfg = panel_doctor(really, **mount)
+        assert fixed_table(cfg, f.fixes) == really_table(person), (really, mount, f.problems)
+        assert not any(p.startswith("could not") for p in f.problems)
+
+
+def test_dark_panels_name_where_the_data_stops():
+    f, person, cfg = panel_doctor(PANELS, dark_from=512)   # the third and fourth panels on the chain stay dark
+    assert f.fixes == {}
+    assert f.problems[0] == ("nothing lights on the bottom-right panel and the bottom-left panel: the data stops "
+                             "before panel 3 of the chain (drawn as the bottom-right one): check the wire from the "
+                             "DOUT of the panel before it to its DIN, and its 5 V and GND")
+    assert any(p.startswith("some LEDs stay dark") for p in f.problems)
 
 
 # ---------------------------------------------------------------- end to end on the pty board

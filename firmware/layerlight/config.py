@@ -5,7 +5,7 @@
 
 import json
 
-from layerlight import boards, power
+from layerlight import boards, coop_cards, power
 
 CONFIG_FILE = "layerlight.json"
 
@@ -29,6 +29,7 @@ def defaults():
         "rotation": 0,
         "flip_x": False,
         "flip_y": False,
+        "panels": None,  # one matrix; or tiled panels, e.g. a 32x32 of four 16x16 (panels_problem, hardware/32x32.md)
         "color_order": "GRB",
         "brightness": 0.25,
         "supply_ma": 3000,  # the 5 V supply: the brightness is capped to what it can feed (layerlight.power)
@@ -41,6 +42,10 @@ def defaults():
         "deck": "decks/default.deck",
         "otlo_deck": "decks/otlo.deck",
         "round_tiles": [list(t) for t in DEFAULT_ROUND_TILES],
+        "coop_white": coop_cards.default("coop_white"),  # CO.OP player cards: lists of three colours
+        "coop_black": coop_cards.default("coop_black"),
+        "coop_turn_s": 0,  # CO.OP turn timer in seconds (0: off)
+        "paper_tokens": {},  # Paper World tokens per objective by player count; missing: N+1, N, ..., 2
         "matrix_pin": None,
         "buttons": None,
         "buzzer_pin": None,
@@ -58,6 +63,12 @@ def _valid(key, value, default):
                 if r not in ("M", "S", 0, 1, 2, 3, 4, 5):
                     return False
         return True
+    if key in coop_cards.TABLES:
+        return True  # checked once every key is read (coop_cards.problem), to say what is wrong
+    if key == "paper_tokens":
+        return True  # checked once every key is read (paper_tokens_problem), to say what is wrong
+    if key == "coop_turn_s":
+        return isinstance(value, int) and not isinstance(value, bool) and (value == 0 or 10 <= value <= 600)
     if key == "brightness":
         return isinstance(value, (int, float)) and 0 < value <= 1
     if key == "supply_ma":
@@ -92,11 +103,97 @@ def _valid(key, value, default):
         return value in ("RGB", "GRB", "BRG", "RBG", "GBR", "BGR")
     if key == "board":
         return value in boards.PROFILES
+    if key == "panels":
+        return True  # checked against width and height once every key is read (panels_problem)
     if default is None:
         return True
     if isinstance(default, bool):
         return isinstance(value, bool)
     return isinstance(value, type(default))
+
+
+PANEL_KEYS = ("size", "across", "down", "chain", "layout", "origin", "rotation")
+PANEL_CHOICES = (
+    ("layout", ("serpentine", "progressive")),
+    ("origin", ("top-left", "top-right", "bottom-left", "bottom-right")),
+    ("rotation", (0, 90, 180, 270)),
+)
+
+
+def _count(v):
+    return isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 64
+
+
+def panels_problem(panels, width, height):
+    """What is wrong with a "panels" setting for a width x height matrix, in a few words; None if nothing.
+
+    {"size": [16, 16], "across": 2, "down": 2, "chain": [0, 1, 3, 2],
+     "layout": "serpentine", "origin": "top-left", "rotation": [0, 0, 180, 180]}
+    Positions are numbered row by row from the top-left as seen from P1's
+    seat; chain[n] is the position of the n-th panel on the data line;
+    layout, origin and rotation are one value for every panel or a list by
+    position (default: the layout and origin settings, rotation 0).
+    """
+    if not isinstance(panels, dict):
+        return "expected an object like {\"size\": [16, 16], \"across\": 2, \"down\": 2}"
+    for key in panels:
+        if key not in PANEL_KEYS:
+            return "unknown key %r" % key
+    size = panels.get("size")
+    if not isinstance(size, list) or len(size) != 2 or not _count(size[0]) or not _count(size[1]):
+        return "size must be [columns, rows] of one panel"
+    across = panels.get("across")
+    down = panels.get("down")
+    if not _count(across) or not _count(down):
+        return "across and down must be the number of panels in a row and in a column"
+    if size[0] * across != width or size[1] * down != height:
+        return "%d x %d panels of %dx%d make %dx%d, not the %dx%d of width and height" % (
+            across, down, size[0], size[1], size[0] * across, size[1] * down, width, height)
+    count = across * down
+    chain = panels.get("chain", list(range(count)))
+    if not isinstance(chain, list) or len(chain) != count:
+        chain = None
+    else:
+        for n in chain:
+            if not isinstance(n, int) or isinstance(n, bool) or chain.count(n) != 1 or not 0 <= n < count:
+                chain = None
+                break
+    if chain is None:
+        return "chain must list each panel position 0..%d once" % (count - 1)
+    for key, allowed in PANEL_CHOICES:
+        if key not in panels:
+            continue
+        value = panels[key]
+        values = value if isinstance(value, list) else [value]
+        if isinstance(value, list) and len(value) != count:
+            return "%s must be one value or a list of %d, one per panel" % (key, count)
+        for v in values:
+            if v not in allowed or isinstance(v, bool) or not isinstance(v, type(allowed[0])):
+                return "%s %r is not one of %s" % (key, v, ", ".join(str(a) for a in allowed))
+            if key == "rotation" and v in (90, 270) and size[0] != size[1]:
+                return "only a square panel can be turned by 90 or 270"
+    return None
+
+
+def paper_tokens_problem(table):
+    """What is wrong with a "paper_tokens" setting, in a few words; None if nothing.
+
+    {"2": [3, 2], "3": [4, 3, 2], "4": [5, 4, 3, 2]}: by player count, the
+    values of the score tokens on each Paper World objective, 1 to that many
+    tokens (a seat claims an objective once), each 0-20.
+    """
+    if not isinstance(table, dict):
+        return "expected an object like {\"4\": [5, 4, 3, 2]}"
+    for key in table:
+        if key not in ("2", "3", "4"):
+            return "%r is not a player count (2, 3 or 4)" % key
+        values = table[key]
+        if not isinstance(values, list) or not 1 <= len(values) <= int(key):
+            return "%s players: a list of 1 to %s token values" % (key, key)
+        for v in values:
+            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 20:
+                return "%s players: token %r is not a whole number 0-20" % (key, v)
+    return None
 
 
 def load(storage, log=print):
@@ -122,6 +219,20 @@ def load(storage, log=print):
                 log("config: bad value for %r ignored: %r" % (key, data[key]))
             else:
                 cfg[key] = data[key]
+    if cfg["panels"] is not None:
+        problem = panels_problem(cfg["panels"], cfg["width"], cfg["height"])
+        if problem:
+            log("config: bad value for 'panels' ignored (%s), the matrix is mapped as one panel" % problem)
+            cfg["panels"] = None
+    for key in coop_cards.TABLES:
+        problem = coop_cards.problem(cfg[key], coop_cards.TABLES[key][1])
+        if problem:
+            log("config: bad value for %r ignored (%s), the box's cards are used" % (key, problem))
+            cfg[key] = coop_cards.default(key)
+    problem = paper_tokens_problem(cfg["paper_tokens"])
+    if problem:
+        log("config: bad value for 'paper_tokens' ignored (%s), the default tokens are used" % problem)
+        cfg["paper_tokens"] = {}
     profile = boards.PROFILES[cfg["board"]]
     for key in ("matrix_pin", "buttons", "buzzer_pin"):
         if cfg[key] is None:

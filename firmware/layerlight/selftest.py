@@ -17,7 +17,8 @@ BLUE = 0x0000FF
 WHITE = 0xFFFFFF
 SEAT_COLOURS = (RED, BLUE, GREEN, 0xFFFF00, WHITE, WHITE)  # P1..P4, A, B
 WIRING = ("layout", "origin", "rotation", "flip_x", "flip_y", "color_order")
-SHOWN = ("board", "width", "height", "brightness", "sound", "matrix_pin", "buttons", "buzzer_pin") + WIRING
+SHOWN = ("board", "width", "height", "brightness", "sound", "matrix_pin", "buttons", "buzzer_pin",
+         "panels") + WIRING
 
 
 class SelfTest:
@@ -47,9 +48,9 @@ class SelfTest:
         return {"heap_free": gc.mem_free(), "heap_used": gc.mem_alloc(), "flash_free": flash_free,
                 "flash_total": flash_total, "config": cfg, "log": self.log}
 
-    def remap(self, layout, origin, rotation, flip_x, flip_y, color_order):
+    def remap(self, layout, origin, rotation, flip_x, flip_y, color_order, panels=None):
         """Draw with other wiring settings from now on (the PC tries its fixes with them)."""
-        table = pixel_map(self.w, self.h, layout, origin, rotation, flip_x, flip_y)
+        table = pixel_map(self.w, self.h, layout, origin, rotation, flip_x, flip_y, panels)
         self.fb = FrameBuffer(self.w, self.h, table, self.cfg["brightness"], color_order)
 
     def _show(self):
@@ -73,6 +74,22 @@ class SelfTest:
         for y in range(self.h):
             fb.pixel(0, y, BLUE)
         fb.pixel(0, 0, WHITE)
+        self._show()
+
+    def panel_marks(self, which):
+        """On panel `which` (numbered row by row from the top-left; -1: on every panel) a green
+        line along its top row and a blue one down its left column, white where they meet."""
+        p = self.cfg["panels"]
+        pw, ph = p["size"]
+        across = p["across"]
+        fb = self.fb
+        fb.clear()
+        for i in range(across * p["down"]):
+            if which in (-1, i):
+                x, y = (i % across) * pw, (i // across) * ph
+                fb.rect(x, y, pw, 1, GREEN)
+                fb.rect(x, y, 1, ph, BLUE)
+                fb.pixel(x, y, WHITE)
         self._show()
 
     def sweep(self, ms=40):

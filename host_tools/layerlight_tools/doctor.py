@@ -54,7 +54,9 @@ class ConsoleUI:
             line = self.inp.readline()
             if not line:
                 raise UserError("no answer (end of input): the doctor needs someone at the board")
-            answer = line.strip().lower()[:1]
+            answer = line.strip().lower()
+            if answer not in choices:
+                answer = answer[:1]
             if answer in choices:
                 return answer
 
@@ -186,6 +188,190 @@ def describe_orientation(changes):
     return "%s: %s" % (why, ", ".join(parts))
 
 
+# ---------------------------------------------------------------- panels
+
+
+PANEL_WIRING = ("layout", "origin", "rotation")
+
+
+def panel_names(across, down):
+    """Where each panel position is, as seen from P1's seat ('top-left', ...), numbered row by row."""
+    names = []
+    for i in range(across * down):
+        row, col = divmod(i, across)
+        if across <= 2 and down <= 2:
+            parts = [("top", "bottom")[row] if down == 2 else "", ("left", "right")[col] if across == 2 else ""]
+            names.append("-".join(p for p in parts if p) or "only")
+        else:
+            names.append("row %d, column %d" % (row + 1, col + 1))
+    return names
+
+
+def full_panels(wiring):
+    """The panels setting with every default written out: chain, and a list by position for layout,
+    origin and rotation (falling back to the layout and origin settings, rotation 0)."""
+    from layerlight.display import per_panel
+
+    p = wiring["panels"]
+    count = p["across"] * p["down"]
+    full = {"size": list(p["size"]), "across": p["across"], "down": p["down"],
+            "chain": list(p.get("chain") or range(count))}
+    for key, fallback in (("layout", wiring["layout"]), ("origin", wiring["origin"]), ("rotation", 0)):
+        full[key] = list(per_panel(p.get(key, fallback), count))
+    return full
+
+
+def compact_panels(full, wiring):
+    """The panels setting to write: one value where every panel agrees, none where that is the default."""
+    out = {"size": full["size"], "across": full["across"], "down": full["down"], "chain": full["chain"]}
+    for key, fallback in (("layout", wiring["layout"]), ("origin", wiring["origin"]), ("rotation", 0)):
+        values = full[key]
+        if any(v != values[0] for v in values):
+            out[key] = values
+        elif values[0] != fallback:
+            out[key] = values[0]
+    return out
+
+
+def _panel_wirings(pw, ph):
+    """Every (layout, origin, rotation) a panel can have, with its pixel table as a list."""
+    from layerlight.display import pixel_map
+
+    out = []
+    for layout in ("serpentine", "progressive"):
+        for origin in ("top-left", "top-right", "bottom-left", "bottom-right"):
+            for rotation in (0, 90, 180, 270):
+                if rotation % 180 == 0 or pw == ph:
+                    out.append(((layout, origin, rotation), list(pixel_map(pw, ph, layout, origin, rotation))))
+    return out
+
+
+def panels_fix(wiring, w, h, wanted):
+    """The settings whose pixel table is `wanted`, for a matrix tiled from panels.
+
+    wanted: logical pixel -> strip index, as seen. The search tries every
+    mounting of the whole matrix (rotation, flip_x, flip_y); for each, the
+    strip index of every pixel says which panel of the chain it is on (the
+    chain order) and where on that panel (the panel's layout, origin and
+    rotation). Of the settings that fit, the one changing the fewest values.
+    Returns {key: value} to change ({} if nothing; "panels" is the whole new
+    setting), or None if no setting makes it.
+    """
+    from layerlight.display import mounted
+
+    p = full_panels(wiring)
+    pw, ph = p["size"]
+    across = p["across"]
+    count = across * p["down"]
+    size = pw * ph
+    wirings = _panel_wirings(pw, ph)
+    best = None
+    for rotation in (0, 90, 180, 270):
+        if rotation % 180 and w != h:
+            continue
+        for flip_x in (False, True):
+            for flip_y in (False, True):
+                mount = {"rotation": rotation, "flip_x": flip_x, "flip_y": flip_y}
+                chain = [None] * count
+                local = [[None] * size for _ in range(count)]
+                fits = True
+                for y in range(h):
+                    for x in range(w):
+                        px, py = mounted(x, y, w, h, rotation, flip_x, flip_y)
+                        at = (py // ph) * across + px // pw
+                        n, i = divmod(wanted[y * w + x], size)
+                        if n >= count or chain[n] not in (None, at):
+                            fits = False
+                            break
+                        chain[n] = at
+                        local[at][(py % ph) * pw + px % pw] = i
+                    if not fits:
+                        break
+                if not fits or sorted(c for c in chain if c is not None) != list(range(count)):
+                    continue
+                new = {"chain": chain, "layout": [], "origin": [], "rotation": []}
+                cost = sum(1 for k in mount if mount[k] != wiring[k]) + (chain != p["chain"])
+                for at in range(count):
+                    was = tuple(p[k][at] for k in PANEL_WIRING)
+                    found = None
+                    for settings, table in wirings:
+                        if table != local[at]:
+                            continue
+                        changed = tuple(k for k, a, b in zip(PANEL_WIRING, settings, was) if a != b)
+                        rank = (len(changed), "origin" in changed, "layout" in changed, settings[2])
+                        if found is None or rank < found[0]:
+                            found = (rank, settings)
+                    if found is None:
+                        fits = False
+                        break
+                    cost += found[0][0]
+                    for k, v in zip(PANEL_WIRING, found[1]):
+                        new[k].append(v)
+                if not fits:
+                    continue
+                # on a tie, the whole matrix turned is the likelier story than the chain rewired
+                rank = (cost, -sum(1 for k in mount if mount[k] != wiring[k]), rotation, flip_x, flip_y)
+                if best is None or rank < best[0]:
+                    best = (rank, mount, new)
+    if best is None:
+        return None
+    _, mount, new = best
+    changes = {k: v for k, v in mount.items() if v != wiring[k]}
+    if any(new[k] != p[k] for k in new):
+        full = dict(p)
+        full.update(new)
+        changes["panels"] = compact_panels(full, wiring)
+    return changes
+
+
+def describe_panels(wiring, changes):
+    """Why, in words, one line per thing to change: the whole matrix's mounting, the chain, each panel."""
+    lines = []
+    mount = {k: changes[k] for k in ORIENTATION if k in changes}
+    if mount:
+        lines.append("the whole " + describe_orientation(mount))
+    if "panels" not in changes:
+        return lines
+    was = full_panels(wiring)
+    new = full_panels(dict(wiring, panels=changes["panels"]))
+    names = panel_names(was["across"], was["down"])
+    if new["chain"] != was["chain"]:
+        moved = sorted(a for a, b in zip(new["chain"], was["chain"]) if a != b)
+        if len(moved) == 2:
+            why = "the %s and %s panels are swapped on the data chain" % (names[moved[0]], names[moved[1]])
+        else:
+            why = "the panels are chained in another order"
+        lines.append("%s: set panels chain %s (the position of the first, second, ... panel on the data "
+                     "line, positions numbered row by row from the top-left)" % (why, json.dumps(new["chain"])))
+    for at, name in enumerate(names):
+        changed = [k for k in PANEL_WIRING if new[k][at] != was[k][at]]
+        if not changed:
+            continue
+        settings = ", ".join("%s %s" % (k, new[k][at]) for k in changed)
+        if changed == ["rotation"]:
+            why = "the %s panel is turned" % name
+        elif changed == ["layout"]:
+            why = "the rows of the %s panel run %s" % (
+                name, "all the same way" if new["layout"][at] == "progressive" else "back and forth")
+        elif changed == ["origin"]:
+            why = "the data of the %s panel starts in another corner" % name
+        else:
+            why = "the %s panel is wired or turned another way" % name
+        lines.append("%s: set its %s (panels %s)" % (why, settings, ", ".join(
+            "%s %s" % (k, json.dumps(new[k])) for k in changed)))
+    return lines
+
+
+def _panel_symmetry(pw, ph, green_edge, blue_edge):
+    """The symmetry of a panel that puts its top row on green_edge and its left column on blue_edge."""
+    top = [(x, 0) for x in range(pw)]
+    left = [(0, y) for y in range(ph)]
+    for t in _transforms(pw, ph):
+        if _edge([t(p) for p in top], pw, ph) == green_edge and _edge([t(p) for p in left], pw, ph) == blue_edge:
+            return t
+    return None
+
+
 def button_fix(pins, got):
     """The buttons setting from which button registered for each one asked (None: timed out).
 
@@ -230,9 +416,18 @@ def run(session, ui, button_timeout=15.0):
         if "no layerlight.json" not in line:
             f.problems.append("settings: " + line)
     wiring = {k: cfg[k] for k in ("layout", "origin", "rotation", "flip_x", "flip_y", "color_order")}
+    wiring["panels"] = cfg.get("panels")
+    if wiring["panels"]:
+        p = wiring["panels"]
+        ui.say("The matrix is %d x %d panels of %dx%d, chained %s." % (
+            p["across"], p["down"], p["size"][0], p["size"][1],
+            " -> ".join(panel_names(p["across"], p["down"])[i] for i in full_panels(wiring)["chain"])))
 
     if check_colours(session, ui, f, wiring, cfg):
-        check_orientation(session, ui, f, wiring, cfg["width"], cfg["height"])
+        if wiring["panels"]:
+            check_panels(session, ui, f, wiring, cfg["width"], cfg["height"])
+        else:
+            check_orientation(session, ui, f, wiring, cfg["width"], cfg["height"])
         check_sweep(session, ui, f, cfg)
     check_buttons(session, ui, f, cfg, button_timeout)
     check_sound(session, ui, f, cfg)
@@ -242,8 +437,8 @@ def run(session, ui, button_timeout=15.0):
 
 
 def _remap(session, wiring):
-    session.call("remap(%r, %r, %r, %r, %r, %r)" % tuple(
-        wiring[k] for k in ("layout", "origin", "rotation", "flip_x", "flip_y", "color_order")))
+    session.call("remap(%r, %r, %r, %r, %r, %r, %r)" % tuple(
+        wiring.get(k) for k in ("layout", "origin", "rotation", "flip_x", "flip_y", "color_order", "panels")))
 
 
 def check_colours(session, ui, f, wiring, cfg):
@@ -309,6 +504,109 @@ def check_orientation(session, ui, f, wiring, w, h):
     else:
         f.problems.append("could not find the orientation (%s did not help): check origin, rotation, flip_x "
                           "and flip_y by hand" % describe_orientation(changes))
+
+
+def check_panels(session, ui, f, wiring, w, h):
+    """One panel at a time: where it shows, whether its rows run the right way, how it is turned.
+
+    From the answers, where every pixel really is (the wanted pixel table);
+    panels_fix turns that into the chain order and each panel's settings (or
+    the mounting of the whole matrix), which are tried on the board and
+    confirmed by the person.
+    """
+    from layerlight.display import config_map
+
+    before = dict(wiring)
+    p = full_panels(wiring)
+    pw, ph = p["size"]
+    across = p["across"]
+    count = across * p["down"]
+    names = panel_names(across, p["down"])
+    where = {str(i + 1): names[i] for i in range(count)}
+    where["n"] = "nothing lit"
+
+    def corner(i):
+        return (i % across) * pw, (i // across) * ph
+
+    def table():
+        return list(config_map(dict(wiring, width=w, height=h)))
+
+    current = table()
+    wanted = [None] * (w * h)
+    dark = {}  # chain index -> the position drawn on it, for panels that stay dark
+    for tile in range(count):
+        x0, y0 = corner(tile)
+        session.call("panel_marks(%d)" % tile)
+        if ui.ask("Only the %s panel should be lit: a green line along its top edge and a blue line down its "
+                  "left edge, meeting at a white corner. Is it so?" % names[tile], YES_NO) == "y":
+            at, green, blue = tile, "t", "l"
+        else:
+            answer = ui.ask("Which panel is lit, looking from P1's seat?", where)
+            if answer == "n":
+                dark[current[y0 * w + x0] // (pw * ph)] = tile
+                continue
+            at = int(answer) - 1
+            if ui.ask("Is its blue line straight, along one edge of that panel?",
+                      {"y": "yes", "n": "no, it zig-zags"}) == "n":
+                # try the other layout for the panel this tile is drawn on
+                p = full_panels(wiring)
+                pos = p["chain"][current[y0 * w + x0] // (pw * ph)]
+                p["layout"][pos] = "progressive" if p["layout"][pos] == "serpentine" else "serpentine"
+                wiring["panels"] = p
+                _remap(session, wiring)
+                session.call("panel_marks(%d)" % tile)
+                if ui.ask("And now: is the blue line straight?", YES_NO) == "n":
+                    f.problems.append("the LEDs of the panel lit for the %s one are wired in an order neither "
+                                      "layout describes: check its layout and origin against its data arrows"
+                                      % names[tile])
+                    return
+                current = table()
+            green = ui.ask("Along which edge of that panel is the green line?", EDGE_CHOICES)
+            blue = ui.ask("Along which edge of that panel is the blue line?", EDGE_CHOICES)
+        turn = _panel_symmetry(pw, ph, green, blue)
+        if turn is None:
+            f.problems.append("a panel with its green line along %s and its blue line along %s cannot be set "
+                              "right by rotation and mirroring" % (EDGE_CHOICES[green], EDGE_CHOICES[blue]))
+            return
+        ax, ay = corner(at)
+        for y in range(ph):
+            for x in range(pw):
+                sx, sy = turn((x, y))
+                wanted[(ay + sy) * w + ax + sx] = current[(y0 + y) * w + x0 + x]
+    if dark:
+        first = min(dark)
+        f.problems.append(
+            "nothing lights on %s: the data stops before panel %d of the chain (drawn as the %s one): check the "
+            "wire from the DOUT of the panel before it to its DIN, and its 5 V and GND" % (
+                " and ".join("the %s panel" % names[dark[n]] for n in sorted(dark)), first + 1, names[dark[first]]))
+        return
+    if None in wanted:
+        f.problems.append("two panels were seen in the same place: check the answers, or whether two panels "
+                          "get the same data")
+        return
+    changes = panels_fix(before, w, h, wanted)
+    if changes is None:
+        f.problems.append("no panels setting shows the picture right: check size, across and down of panels "
+                          "against the build")
+        return
+    if not changes:
+        f.ok.append("panels")
+        return
+    wiring.update(before)
+    wiring.update(changes)
+    _remap(session, wiring)
+    session.call("panel_marks(-1)")
+    marks = ui.ask("With the fix: does every panel show its green line along its top edge and its blue line "
+                   "down its left edge?", YES_NO)
+    session.call("lines()")
+    lines = ui.ask("And across the whole matrix: is the green line along the top (far side) and the blue along "
+                   "the left?", YES_NO)
+    if marks == lines == "y":
+        f.problems.extend(describe_panels(before, changes))
+        f.fixes.update(changes)
+    else:
+        f.problems.append("could not find the panel settings (%s did not help): check panels by hand "
+                          "(hardware/32x32.md)" % json.dumps(changes, sort_keys=True))
 
 
 def check_sweep(session, ui, f, cfg):
