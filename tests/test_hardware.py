@@ -240,3 +240,52 @@ def test_assembly_guide_covers_the_pitfalls():
     for topic in ("level shifting", "74ahct125", "1000 uf", "330 ohm", "pixel 0", "serpentine",
                   "power injection", "pull-up", "gnd"):
         assert topic in guide, topic
+
+
+# --- the 32x32 build from panels ----------------------------------------------------
+
+def test_the_32x32_example_config_loads_clean_and_uses_every_led():
+    from layerlight import config, display
+    from layerlight_tools import simcore
+    logs = []
+    storage = simcore.MemoryStorage({"layerlight.json": json.dumps(hwdocs.EXAMPLE_32).encode()})
+    cfg = config.load(storage, logs.append)
+    assert logs == []
+    assert cfg["panels"] == hwdocs.EXAMPLE_32["panels"] and cfg["brightness"] == 0.25
+    assert sorted(display.config_map(cfg)) == list(range(1024))
+    # the example is the one the document shows
+    assert json.loads(read("32x32.md").split("<!-- generated: panel-config -->\n```json\n")[1].split("```")[0]) \
+        == hwdocs.EXAMPLE_32
+
+
+def test_panel_chain_picture_follows_the_pixel_map():
+    """The DIN and DOUT dots sit where the firmware's map puts each panel's first and last LED."""
+    root = ET.fromstring(read("panels-32x32.svg"))
+    texts = [t.text or "" for t in root.iter(SVG + "text")]
+    assert texts.count("DIN") == 4 and texts.count("DOUT") == 4
+    for place in ("top left", "top right", "bottom left", "bottom right"):
+        assert any(place in t for t in texts)
+    assert any("first on the chain, rotation 0" in t for t in texts)
+    assert any("fourth on the chain, rotation 180" in t for t in texts)
+    dins = [(int(c.get("cx")), int(c.get("cy"))) for c in root.iter(SVG + "circle") if c.get("r") == "6"
+            and c.get("stroke") is None]
+    assert len(dins) == 4
+    # the left column starts at the top of each panel, the right column (upside down) at the bottom:
+    # from top to bottom the dots are left, right, left, right
+    xs = [x for x, y in sorted(dins, key=lambda p: p[1])]
+    assert xs[0] == xs[2] < xs[1] == xs[3]
+    assert min(dins, key=lambda p: (p[1], p[0])) == min(dins), "the first DIN at the top-left corner"
+
+
+def test_32x32_document_covers_wiring_power_and_the_setting():
+    doc = read("32x32.md")
+    for topic in ("DOUT", "DIN", "18 AWG", "16 AWG", "fuse", "1000 uF", '"supply_ma": 10000', "10 A",
+                  "layerlight doctor", "panels-32x32.svg", "rotation", "chain"):
+        assert topic in doc, topic
+    readme = read("README.md")
+    assert "(32x32.md)" in readme and "32x32.md" in read("ASSEMBLY.md")
+    # the figures quoted from `layerlight power` that come from the model alone are today's
+    from layerlight_tools import cmd_power
+    from layerlight import power
+    assert "brightness cap the firmware applies:         %.3f" % power.brightness_cap(1024, 10000) in doc
+    assert "all white: %s" % cmd_power._amps(power.led_ma(256, 0.25)) in doc

@@ -131,3 +131,34 @@ def test_power_command_refuses_bad_arguments(capsys):
     assert cli.main(["power", "--brightness", "1.5"]) == 2
     assert cli.main(["power", "--size", "3x3"]) == 2
     assert "layerlight:" in capsys.readouterr().err
+
+
+def test_panel_loads_split_a_frame_by_panel():
+    w, h = 32, 32
+    buf = bytearray(w * h * 3)
+    for y in range(16):          # the top-right panel all white
+        for x in range(16, 32):
+            buf[(y * w + x) * 3:(y * w + x) * 3 + 3] = b"\xff\xff\xff"
+    buf[(31 * w + 0) * 3] = 255  # one red pixel at the bottom-left
+    loads = host_power.panel_loads(buf, w, h, 2, 2)
+    assert loads[0] == 0 and loads[1] == 1 and loads[3] == 0
+    assert loads[2] == pytest.approx(1 / (3 * 256))
+    assert sum(loads) / 4 == pytest.approx(sum(buf) / (255 * 3 * w * h))
+
+
+def test_power_command_per_panel_of_a_32x32():
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert cli.main(["power", "--size", "32x32", "--supply", "10A", "--panels", "2x2", "--json"]) == 0
+    r = json.loads(out.getvalue())
+    assert r["panel_count"] == 4 and r["panel_leds"] == 256 and r["firmware_brightness"] == 0.25
+    assert r["panel_all_white_ma"] == pytest.approx(256 + 256 * 60 * 0.25)
+    # one panel can be brighter than the whole frame (the frame's share is the panels' average)
+    assert r["brightest_frame_load"] <= r["panel_brightest_frame_load"] <= 1
+    assert 256 < r["panel_brightest_frame_ma"] < r["panel_all_white_ma"]
+
+
+def test_power_command_refuses_panels_that_do_not_divide_the_matrix(capsys):
+    assert cli.main(["power", "--size", "32x32", "--panels", "3x2"]) == 2
+    assert cli.main(["power", "--size", "32x32", "--panels", "two"]) == 2
+    assert capsys.readouterr().err.count("--panels must be ACROSSxDOWN") == 2

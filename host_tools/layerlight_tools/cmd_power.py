@@ -6,16 +6,18 @@ from layerlight_tools.cmd_sim import parse_size
 from layerlight_tools.errors import UserError
 
 
-def report(width, height, brightness, supply_ma, players=4, seed=1):
-    """The figures `layerlight power` prints, as a dict (mA, shares of full white, brightness caps)."""
+def report(width, height, brightness, supply_ma, players=4, seed=1, panels=None):
+    """The figures `layerlight power` prints, as a dict (mA, shares of full white, brightness caps).
+
+    panels=(across, down): also what each panel's power injection carries."""
     from layerlight import power as model
     from layerlight_tools import power
 
     leds = width * height
     worst = power.worst_case(leds, brightness)
-    game = power.measure_game(width, height, brightness, players, seed)
+    game = power.measure_game(width, height, brightness, players, seed, panels)
     cap = power.caps(leds, supply_ma)
-    return {
+    out = {
         "size": "%dx%d" % (width, height),
         "leds": leds,
         "players": players,
@@ -36,6 +38,22 @@ def report(width, height, brightness, supply_ma, players=4, seed=1):
         "cap_firmware": cap["screens"],
         "firmware_brightness": min(brightness, cap["screens"]),
     }
+    if panels:
+        # per panel at the brightness the firmware really uses
+        across, down = panels
+        panel_leds = leds // (across * down)
+        used = out["firmware_brightness"]
+        out.update({
+            "panels": "%dx%d" % (across, down),
+            "panel_count": across * down,
+            "panel_size": "%dx%d" % (width // across, height // down),
+            "panel_leds": panel_leds,
+            "panel_all_white_ma": model.led_ma(panel_leds, used, 1.0),
+            "panel_screen_peak_ma": model.led_ma(panel_leds, used, model.SCREEN_PEAK),
+            "panel_brightest_frame_ma": model.led_ma(panel_leds, used, game["panel_peak_load"]),
+            "panel_brightest_frame_load": game["panel_peak_load"],
+        })
+    return out
 
 
 def _amps(ma):
@@ -66,6 +84,15 @@ def format_report(r):
             _amps(idle + (r["typical_ma"] - idle) * scale), _amps(idle + (r["brightest_frame_ma"] - idle) * scale)))
     else:
         lines.append("  -> brightness %.2f fits: the firmware keeps it" % r["brightness"])
+    if "panels" in r:
+        lines += [
+            "each of the %s panels (%s) of %s, %d LEDs, with its own 5 V and GND, at brightness %.3f:" % (
+                r["panel_count"], r["panels"].replace("x", " x "), r["panel_size"], r["panel_leds"],
+                r["firmware_brightness"]),
+            "  all white: %s;  the most our screens may light (%.0f%%): %s;  brightest panel in the game: %s "
+            "(%.0f%%)" % (_amps(r["panel_all_white_ma"]), 100 * r["screen_peak"], _amps(r["panel_screen_peak_ma"]),
+                          _amps(r["panel_brightest_frame_ma"]), 100 * r["panel_brightest_frame_load"]),
+        ]
     return "\n".join(lines)
 
 
@@ -76,7 +103,16 @@ def cmd_power(args):
     if not 0 < args.brightness <= 1:
         raise UserError("--brightness must be more than 0 and at most 1, not %r" % args.brightness)
     supply_ma = power.parse_current(args.supply)
-    r = report(width, height, args.brightness, supply_ma)
+    panels = None
+    if args.panels:
+        try:
+            panels = tuple(int(n) for n in args.panels.lower().split("x"))
+        except ValueError:
+            panels = ()
+        if len(panels) != 2 or min(panels) < 1 or width % panels[0] or height % panels[1]:
+            raise UserError("--panels must be ACROSSxDOWN dividing the size %dx%d, e.g. 2x2, not %r"
+                            % (width, height, args.panels))
+    r = report(width, height, args.brightness, supply_ma, panels=panels)
     if args.json:
         print(json.dumps(r, indent=1, sort_keys=True))
     else:
@@ -89,5 +125,7 @@ def register(sub):
     s.add_argument("--size", default="16x16", help="matrix size, e.g. 8x8, 16x16, 32x32 (default 16x16)")
     s.add_argument("--brightness", type=float, default=0.25, help="brightness 0..1 (default 0.25, the firmware's)")
     s.add_argument("--supply", default="3A", help="the 5 V supply, e.g. 3A or 2500mA (default 3A)")
+    s.add_argument("--panels", help="a matrix tiled from panels, ACROSSxDOWN (e.g. 2x2 for four 16x16 in a "
+                                    "32x32): what each panel's power injection carries")
     s.add_argument("--json", action="store_true", help="print the figures as JSON")
     s.set_defaults(func=cmd_power)

@@ -1,14 +1,15 @@
-"""hardware/: the generated files and the generated parts of hardware/README.md.
+"""hardware/: the generated files and the generated parts of hardware/README.md and 32x32.md.
 
 `generated_files()` says what every generated file should contain now (from
-boards.py, bom.csv and the power model); `write()` brings hardware/ up to
-date (what `make hardware` runs) and `stale()` lists what is out of date
-(what the tests check). The README's generated parts sit between
-`<!-- generated: NAME -->` and `<!-- end: NAME -->` lines; the rest of it is
-written by hand.
+boards.py, bom.csv, the power model and the pixel map); `write()` brings
+hardware/ up to date (what `make hardware` runs) and `stale()` lists what is
+out of date (what the tests check). The documents' generated parts sit
+between `<!-- generated: NAME -->` and `<!-- end: NAME -->` lines; the rest
+is written by hand.
 """
 
 import csv
+import json
 import os
 import re
 
@@ -21,6 +22,17 @@ HARDWARE = os.path.join(firmware_files.REPO, "hardware")
 VARIANTS = ("8x8", "16x16", "32x32")
 BOM_FIELDS = ("variant", "part", "quantity", "example", "price_usd", "notes")
 SUPPLIES_MA = {"8x8": 3000, "16x16": 3000, "32x32": 10000}  # what the BOM lists for each variant
+
+HAND_WRITTEN = ("README.md", "32x32.md")  # the documents with generated blocks in them
+
+# The 32x32 build of hardware/32x32.md: four 16x16 panels in two columns. The
+# data runs down the left column and up the right one, so every panel of the
+# right column is mounted upside down (rotation 180) and each data lead is
+# short but the one across the bottom. The example config, the chaining
+# diagram and the tests all use this one.
+EXAMPLE_32 = {"board": "pico", "width": 32, "height": 32, "supply_ma": 10000,
+              "panels": {"size": [16, 16], "across": 2, "down": 2, "chain": [0, 2, 3, 1],
+                         "rotation": [0, 180, 0, 180]}}
 
 _BLOCK = re.compile(r"(<!-- generated: ([a-z-]+) -->\n).*?(<!-- end: \2 -->)", re.S)
 
@@ -88,12 +100,39 @@ def power_table():
     return "\n".join(out) + "\n"
 
 
+def panel_power_table(example=EXAMPLE_32):
+    """What a supply does to a 32x32 of panels: the cap, the current, and each panel's share."""
+    p = example["panels"]
+    count = p["across"] * p["down"]
+    leds = example["width"] * example["height"]
+    per = leds // count
+    out = ["| supply | brightness cap the firmware applies | default 0.25 becomes | the device at the brightest "
+           "frame allowed (%d%% of white) | one panel all white at that brightness |" % (100 * model.SCREEN_PEAK),
+           "|---|---|---|---|---|"]
+    for supply in (3000, example["supply_ma"]):
+        cap = model.brightness_cap(leds, supply)
+        used = min(0.25, cap)
+        out.append("| %.0f A%s | %.3f | %.3f | %.2f A | %.2f A |" % (
+            supply / 1000, " (the default supply_ma)" if supply == 3000 else "", cap, used,
+            (model.led_ma(leds, used, model.SCREEN_PEAK) + model.CONTROLLER_MA) / 1000,
+            model.led_ma(per, used, 1.0) / 1000))
+    return "\n".join(out) + "\n"
+
+
+def example_config(example=EXAMPLE_32):
+    """The example layerlight.json of the 32x32 build, as a Markdown code block."""
+    keys = ",\n ".join("%s: %s" % (json.dumps(k), json.dumps(v)) for k, v in example.items())
+    return "```json\n{%s}\n```\n" % keys
+
+
 def readme_blocks():
     rows = read_bom()
     return {
         "bom": "\n".join(bom_table(rows, v) for v in VARIANTS),
         "power": power_table(),
         "pins": wiring.pin_table(boards.DEFAULT),
+        "panel-power": panel_power_table(),
+        "panel-config": example_config(),
     }
 
 
@@ -114,10 +153,14 @@ def generated_files(root=HARDWARE):
         files["wiring-%s.svg" % name] = wiring.wiring_svg(name)
     files["pins.md"] = wiring.pin_tables()
     files["wokwi/diagram.json"] = wiring.wokwi_diagram_text("pico")
-    readme = os.path.join(root, "README.md")
-    if os.path.exists(readme):
-        with open(readme, encoding="utf-8") as f:
-            files["README.md"] = fill_blocks(f.read(), readme_blocks())
+    files["panels-32x32.svg"] = wiring.panels_svg(EXAMPLE_32)
+    blocks = None
+    for name in HAND_WRITTEN:
+        path = os.path.join(root, name)
+        if os.path.exists(path):
+            blocks = blocks or readme_blocks()
+            with open(path, encoding="utf-8") as f:
+                files[name] = fill_blocks(f.read(), blocks)
     return files
 
 

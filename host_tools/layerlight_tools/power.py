@@ -51,12 +51,30 @@ def frame_ma(buf, leds, table):
     return leds * model.IDLE_MA + model.CHANNEL_MA * sum(bytes(buf).translate(table)) / 255
 
 
-def measure_game(width, height, brightness, players=4, seed=1):
+def panel_loads(buf, width, height, across, down):
+    """Each panel's share of its own full white in a frame of logical pixels (row by row), for a
+    matrix tiled across x down: what one panel's power injection has to carry."""
+    pw, ph = width // across, height // down
+    full = 255 * 3 * pw * ph
+    loads = []
+    for row in range(down):
+        for col in range(across):
+            total = 0
+            for y in range(row * ph, (row + 1) * ph):
+                start = (y * width + col * pw) * 3
+                total += sum(buf[start:start + pw * 3])
+            loads.append(total / full)
+    return loads
+
+
+def measure_game(width, height, brightness, players=4, seed=1, panels=None):
     """Play a whole game of Layers on the simulated device and measure every frame.
 
     Returns {'mean_ma', 'peak_ma', 'mean_load', 'peak_load', 'seconds', 'frames', 'finished'}:
     the time average and the brightest frame, in mA at `brightness` and as a
-    share of full white (the load, independent of the brightness).
+    share of full white (the load, independent of the brightness). With
+    panels=(across, down) also 'panel_peak_load': the brightest any one panel
+    gets in any frame, as a share of that panel's full white.
     """
     from layerlight_tools import firmware_files, simcore
 
@@ -65,7 +83,7 @@ def measure_game(width, height, brightness, players=4, seed=1):
     leds = width * height
     full = 255 * 3 * leds
     table = brightness_table(brightness)
-    seen = {"peak_load": 0.0, "peak_ma": 0.0, "frames": 0}
+    seen = {"peak_load": 0.0, "peak_ma": 0.0, "frames": 0, "panel_peak_load": 0.0}
     show = hw.show
 
     def show_and_measure(fb):
@@ -77,6 +95,8 @@ def measure_game(width, height, brightness, players=4, seed=1):
         if ma > seen["peak_ma"]:
             seen["peak_ma"] = ma
         seen["frames"] += 1
+        if panels:
+            seen["panel_peak_load"] = max([seen["panel_peak_load"]] + panel_loads(fb.buf, width, height, *panels))
 
     hw.show = show_and_measure
     samples_ma = []
@@ -104,7 +124,8 @@ def measure_game(width, height, brightness, players=4, seed=1):
 
     finished = _play(dev, advance, press)
     hw.show = show
-    return {
+    extra = {"panel_peak_load": seen["panel_peak_load"]} if panels else {}
+    return dict(extra, **{
         "mean_ma": sum(samples_ma) / len(samples_ma),
         "peak_ma": seen["peak_ma"],
         "mean_load": sum(samples_load) / len(samples_load),
@@ -112,7 +133,7 @@ def measure_game(width, height, brightness, players=4, seed=1):
         "seconds": clock["t"] / 1000,
         "frames": seen["frames"],
         "finished": finished,
-    }
+    })
 
 
 def _play(dev, advance, press):
