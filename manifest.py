@@ -34,6 +34,7 @@ package(
         "modes/keeper.py",
         "modes/layers.py",
         "modes/layers_plus.py",
+        "modes/paper_world.py",
         "modes/settings.py",
         "modes/table.py",
         "modes/time_attack.py",

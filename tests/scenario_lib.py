@@ -167,4 +167,50 @@ def coop_game():
     return "\n".join(lines) + "\n", "coop", 4
 
 
-WHOLE_GAMES = [layers_game, layers_plus_game, time_attack_game, coop_game]
+PAPER_SCISSORS = ["press B", "press B", "press A"]
+PAPER_END = ["press B", "press B", "press B", "press A"]
+PAPER_OBJECTIVE = ["press B", "press A"]
+
+
+def paper_claim(claimed, seat, place, tokens):
+    """Paper World: the lines that claim the objective at `place` (0-2) for `seat` (1-4) from `turn`;
+    claimed[i] lists the seats that claimed objective i (updated here)."""
+    options = [i for i in range(3) if seat not in claimed[i] and len(claimed[i]) < tokens]
+    claimed[place].append(seat)
+    return PAPER_OBJECTIVE + ["press B"] * options.index(place) + ["press A"]
+
+
+def paper_world_game():
+    """A whole 4-player Paper World game: every objective's tokens run out, the scissors change
+    hands twice, refused claims and scissors, an undo, the end trigger and the final round, the
+    final entry (a tie on points broken on discards), the final, back to the menu."""
+    claimed = [[], [], []]
+    turns = [  # P1, P2, P3, P4, P1, ...: what each turn does before it ends
+        [("claim", 0), "scissors"], [("claim", 0)], [("claim", 1), "scissors"], [("claim", 0)],
+        [("claim", 1)], [("claim", 1), ("claim", 2)], [("claim", 0), "scissors"], [("claim", 2), "scissors"],
+        [("claim", 2)], ["objective"], [("claim", 2)], [("claim", 1), "end"],
+        ["objective"], [], ["undo"], [],  # the final round: P1 has claimed everything; P3 takes a next back
+    ]
+    lines = ["press A"]  # the objectives drawn; P1 starts
+    for n, steps in enumerate(turns):
+        seat = n % 4 + 1
+        for step in steps:
+            if step == "scissors":
+                lines += PAPER_SCISSORS
+            elif step == "objective":
+                lines += PAPER_OBJECTIVE  # refused: nothing left this seat may claim
+            elif step == "undo":
+                lines += ["press A", "hold B 1200"]
+            elif step == "end":
+                lines += PAPER_END
+            else:
+                lines += paper_claim(claimed, seat, step[1], 4)
+        if "end" not in steps:
+            lines.append("press A" if n % 2 else "press P%d" % seat)  # the seat's own button ends it too
+    for stars, hand, discard in ((20, 2, 3), (21, 1, 5), (15, 0, 1), (18, 3, 2)):
+        lines += coop_count(stars) + coop_count(hand) + coop_count(discard)
+    lines += ["wait 2000", "press A"]
+    return "\n".join(lines) + "\n", "paper-world", 4
+
+
+WHOLE_GAMES = [layers_game, layers_plus_game, time_attack_game, coop_game, paper_world_game]
