@@ -3,7 +3,8 @@
 A simulated person looks at a simulated matrix that is really mounted or
 wired some way (turned, mirrored, another colour order, rows all one way,
 buttons swapped) and answers the doctor's questions honestly; the doctor must
-name the settings that make the picture right. First with the firmware's
+name the settings that make the picture right (for a 32x32 of four panels
+too: a panel turned, two swapped, the chain in another order). First with the firmware's
 selftest.py driving fake hardware under CPython (every wiring), then end to
 end on the MicroPython board behind a pty, through mpremote.
 """
@@ -393,6 +394,34 @@ def test_doctor_on_the_board_finds_the_fixes_and_applies_them():
             doctor.doctor(port=dev.port, ui=person)
         assert str(e.value).startswith("the board cannot open its hardware with its settings: ValueError: "
                                        "config buttons.P1: cannot use pin 99")
+
+
+def test_console_takes_panel_numbers_above_nine():
+    import io
+    names = doctor.panel_names(4, 3)
+    assert names[0] == "row 1, column 1" and names[11] == "row 3, column 4"
+    assert doctor.panel_names(2, 2) == ["top-left", "top-right", "bottom-left", "bottom-right"]
+    choices = {str(i + 1): n for i, n in enumerate(names)}
+    ui = doctor.ConsoleUI(io.StringIO("13\n12\n"), io.StringIO())
+    assert ui.ask("Which panel is lit?", choices) == "12"   # 13 is no panel: asked again
+    ui = doctor.ConsoleUI(io.StringIO("yes\n"), io.StringIO())
+    assert ui.ask("Is it so?", doctor.YES_NO) == "y"
+
+
+def test_doctor_on_the_board_finds_a_turned_panel_of_a_32x32():
+    with PtyDevice() as dev:
+        flash.flash(port=dev.port, board_name="pico", watch_s=0.2)
+        config = {"board": "pico", "width": 32, "height": 32, "supply_ma": 10000, "panels": PANELS}
+        dev.write("/layerlight.json", json.dumps(config).encode())
+        really = dict(PANELS, rotation=[0, 180, 180, 90])
+        person = Person(dev.leds, lambda pin: dev.press(pin, after_ms=30, hold_ms=100), dev.tones, 32, 32,
+                        panels=really)
+        f = doctor.doctor(port=dev.port, ui=person, button_timeout=3, apply=True)
+        assert f.fixes == {"panels": really}
+        assert f.problems == [
+            "the top-right panel is turned: set its rotation 180 (panels rotation [0, 180, 180, 90])",
+            "the bottom-right panel is turned: set its rotation 90 (panels rotation [0, 180, 180, 90])"]
+        assert json.loads(dev.read("/layerlight.json")) == dict(config, panels=really)
 
 
 def test_doctor_without_firmware_says_flash_first(capsys):

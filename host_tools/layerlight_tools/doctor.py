@@ -6,7 +6,10 @@ waits for each button in turn and beeps. This side asks the person what they
 see, and works out from the answers which settings of layerlight.json fix
 what is wrong ("matrix mirrored: set flip_x"). The LED questions are
 answered by looking at the matrix from P1's seat: P1's edge is the bottom,
-P3's the top (far side), P2's the left, P4's the right.
+P3's the top (far side), P2's the left, P4's the right. A matrix tiled from
+panels (the "panels" setting) is checked one panel at a time instead: which
+panel lights and how it is turned give the chain order and each panel's
+settings.
 
 `run(session, ui)` is the whole test; the console UI is one implementation of
 `ui`, the tests have another that looks at the simulated board's LEDs.
@@ -55,8 +58,8 @@ class ConsoleUI:
             if not line:
                 raise UserError("no answer (end of input): the doctor needs someone at the board")
             answer = line.strip().lower()
-            if answer not in choices:
-                answer = answer[:1]
+            if answer not in choices and not answer.isdigit():
+                answer = answer[:1]  # "yes" for y; a number must be one of the choices as it is
             if answer in choices:
                 return answer
 
