@@ -509,6 +509,32 @@ def test_the_turn_timer_is_off_by_default_and_never_ends_a_turn():
     assert game_keys(out[-1]) == game_keys(t.state())
 
 
+def test_the_sand_of_the_turn_timer_never_touches_a_seat_total():
+    from layerlight import screens
+    from layerlight.modes.keeper import GREY
+    whole, game, players = coop_game()
+    # a part of the whole game, each line given time for the loop's colour to count and leave the screen
+    script = "".join(line + "\nwait 2500\n" for line in whole.split("\n")[:160])
+    numbers = {"%06x" % c for c in screens.SEAT_COLOURS + (GREY,)}
+    boards = 0
+    for size in (16, 32):
+        out = [json.loads(x) for x in run_cpython(script, game, players, size=(size, size), frames=True,
+                                                   config={"coop_turn_s": 60})]
+        for s in out:
+            if s["game"] != "coop" or s["phase"] != "turn" or s["choice"] != "next":
+                continue
+            rows = s["frame"]
+            at = {(x, y): rows[y][6 * x:6 * x + 6] for y in range(size) for x in range(size)}
+            sand = [p for p, c in at.items() if c == "%06x" % screens.RING]
+            if not sand or not any(c in numbers for c in at.values()):
+                continue  # a loop's colour counting up, not the board
+            boards += 1
+            for x, y in sand:
+                near = [at.get((x + dx, y + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+                assert not numbers.intersection(near), (size, s["t"], x, y)
+    assert boards > 60
+
+
 def test_the_turn_timer_is_in_the_settings_menu():
     from layerlight import modes
     from layerlight.modes import settings

@@ -4,9 +4,10 @@ that only counts, driven event by event, and the screens the keepers share."""
 import pytest
 
 from layerlight import buttons, font, screens
-from layerlight.display import FrameBuffer
+from layerlight.display import FrameBuffer, pixel_map
 from layerlight.modes import Context
-from layerlight.modes.keeper import KeeperGame, ScreenCache, count_entry, menu_word, number_box, undo_mark
+from layerlight.modes import keeper
+from layerlight.modes.keeper import KeeperGame, ScreenCache, big_number, count_entry, fill_rect, menu_word, undo_mark
 from layerlight.rng import Rng
 from layerlight.sound import Sound
 
@@ -210,28 +211,6 @@ def test_a_snapshot_resumes_in_play_and_in_the_set_up():
     assert back.phase == "setup" and not back.playing and back.log == []
 
 
-@pytest.mark.parametrize("size", [8, 16, 32])
-def test_number_box_is_where_number_for_seat_draws(size):
-    out = [0] * 16
-    for scale in (1, 2):
-        for seat in range(4):
-            for value in (-15, -3, 0, 7, 42, 118):
-                fb = FrameBuffer(size, size)
-                screens.number_for_seat(fb, seat, value, 0xFFFFFF, scale)
-                lit = [(x, y) for y in range(size) for x in range(size) if fb.get(x, y)]
-                number_box(out, 0, size, size, seat, value, scale)
-                x, y, w, h = out[:4]
-                assert lit and all(x <= px < x + w and y <= py < y + h for px, py in lit), (seat, value, scale)
-                assert sorted((w, h)) == sorted((font.text_width(str(value), scale), font.GLYPH_H * scale))
-                # tight: the lit pixels reach both ends of the text's run
-                along = [p[0] for p in lit] if seat % 2 == 0 else [p[1] for p in lit]
-                start = x if seat % 2 == 0 else y
-                length = w if seat % 2 == 0 else h
-                inside = [a for a in along if 0 <= a < size]
-                if 0 <= x and 0 <= y and x + w <= size and y + h <= size:
-                    assert min(inside) == start and max(inside) == start + length - 1, (seat, value, scale)
-
-
 def test_screen_cache_copies_back_and_forgets_on_a_new_brightness():
     fb = FrameBuffer(4, 4)
     cache = ScreenCache(fb)
@@ -246,17 +225,46 @@ def test_screen_cache_copies_back_and_forgets_on_a_new_brightness():
 
 
 def glyph_boxes(monkeypatch, draw):
+    """The boxes of the glyphs a drawing makes: the font's, and each digit of keeper.big_number's."""
     boxes = []
     real = font._draw_glyph
+    real_big = keeper.big_number
 
     def glyph(fb, g, x, y, color, q, s):
         w, h = (font.GLYPH_W * s, font.GLYPH_H * s) if q % 2 == 0 else (font.GLYPH_H * s, font.GLYPH_W * s)
         boxes.append((x, y, w, h))
         real(fb, g, x, y, color, q, s)
+
+    def big(fb, value, x, y, colour, scale):
+        for i in range(len(str(value))):
+            boxes.append((x + i * font.ADVANCE * scale, y, font.GLYPH_W * scale, font.GLYPH_H * scale))
+        real_big(fb, value, x, y, colour, scale)
     monkeypatch.setattr(font, "_draw_glyph", glyph)
+    monkeypatch.setattr(keeper, "big_number", big)
     draw()
     monkeypatch.setattr(font, "_draw_glyph", real)
+    monkeypatch.setattr(keeper, "big_number", real_big)
     return boxes
+
+
+def test_big_number_lights_what_the_font_would():
+    for value in (0, 7, 20, -3, 45, -128, 1234567890):
+        for scale in (1, 2, 3):
+            for x, y in ((1, 2), (-3, 4), (10, -2)):
+                a = FrameBuffer(24, 20, pixel_map(24, 20), cap=0.5, order="GRB")
+                b = FrameBuffer(24, 20, pixel_map(24, 20), cap=0.5, order="GRB")
+                font.draw_number(a, value, x, y, 0x40C020, 0, scale)
+                big_number(b, value, x, y, 0x40C020, scale)
+                assert a.buf == b.buf, (value, scale, x, y)
+
+
+def test_fill_rect_is_fb_rect_clipped():
+    for rect in ((2, 3, 4, 5), (-2, -1, 4, 3), (14, 14, 5, 5), (0, 0, 16, 16), (3, 3, 0, 2)):
+        a = FrameBuffer(16, 16, pixel_map(16, 16), cap=0.25, order="GRB")  # wired as a real matrix
+        b = FrameBuffer(16, 16, pixel_map(16, 16), cap=0.25, order="GRB")
+        a.rect(*rect, 0xFF2000)
+        fill_rect(b, *rect, 0xFF2000)
+        assert a.buf == b.buf, rect
 
 
 class Edge(FrameBuffer):

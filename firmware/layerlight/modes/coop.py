@@ -21,8 +21,8 @@
 # RAM and of flash.
 
 from layerlight import buttons, coop_cards, font, persist, screens
-from layerlight.modes.keeper import GREY, TALLY_STEP_MS, KeeperGame, ScreenCache, count_entry, fill_edge, \
-    menu_word, number_box
+from layerlight.modes.keeper import GREY, TALLY_STEP_MS, KeeperGame, big_number, count_entry, edge_bar, fill_edge, \
+    fill_rect, menu_word, number_width
 
 COLOURS = coop_cards.COLOURS
 # The colours as the LEDs show them. WS2812 light is linear in the value sent,
@@ -90,9 +90,7 @@ class Mode(KeeperGame):
         self.timer_left = None
         self.next_beep = 0
         self.layout = None
-        self.cache = None
-        self.boxes = [0] * 16       # the seat totals' boxes (x, y, w, h), for the sand to leave alone
-        self.box_digits = [0, 0, 0, 0]
+        self.ring_lit = None
         KeeperGame.__init__(self, ctx, seats, first_player, saved)
 
     # --- set-up -------------------------------------------------------------
@@ -376,7 +374,9 @@ class Mode(KeeperGame):
         self.next_beep = now + self.turn_total - LAST_SECONDS_MS
 
     def animating(self, now):
-        return self.show_colour >= 0
+        # the seat totals wait while a colour counts, then take their new values at once:
+        # the count is on the colour, and the board is redrawn once, not at every point
+        return True
 
     def tick_play(self, now):
         c = self.show_colour
@@ -391,9 +391,12 @@ class Mode(KeeperGame):
                 self.show_done = now
             elif now - self.show_done >= SHOW_LOOP_MS:
                 self.show_colour = -1
-                for k in range(6):
-                    self.shown_points[k] = self.points[k]
-                self.look += 1
+        if self.show_colour < 0 and (self.shown != self.scores or self.shown_points != self.points):
+            for k in range(6):
+                self.shown_points[k] = self.points[k]
+            for k in range(4):
+                self.shown[k] = self.scores[k]
+            self.look += 1
         if self.turn_total <= 0 or not self.playing or self.phase == "final":
             self.timer_left = None
             return
@@ -445,7 +448,6 @@ class Mode(KeeperGame):
         w, h = fb.width, fb.height
         side = min(w, h)
         self.layout = screens.Layout(w, h, 1, fb)
-        self.cache = ScreenCache(fb)
         self.num_scale = 2 if side >= 32 else 1
         depth = font.GLYPH_H * self.num_scale
         region = side - 2 * depth if side >= 16 else 6
@@ -454,7 +456,7 @@ class Mode(KeeperGame):
         self.bar_x0 = (w - 6 * self.bar_w) // 2
         self.bar_y0 = (h - region) // 2
         self.unit = max(1, side // 16)  # the colour picker's grid (0 on 8x8: its own layout)
-        self.box_digits[0] = -1
+        self.ring_lit = bytearray(len(self.layout.ring_busy))
 
     def draw_turn(self, fb, now):
         if self.choice_index != 0:  # B moved the highlight off `next`: the action's word
@@ -467,39 +469,50 @@ class Mode(KeeperGame):
     def draw_final(self, fb, now):
         self.draw_board(fb, now, True)
 
+    def motion(self, now):
+        phase = self.phase
+        if phase == "cards":
+            return (now // 500) % 2  # the blinking A
+        if phase == "scores":
+            return ((now - self.since) // SCORES_PAGE_MS) % 7
+        if self.width >= 16:
+            return 0
+        if phase == "turn" and self.choice_index:
+            return 1 + ((now - self.since) // 80) % 250  # the action's word scrolls
+        if phase == "turn" or phase == "final":
+            return (now // PAGE_MS) % (len(self.seats) + 1)  # the board's pages
+        if phase == "loop_colour" or phase == "loop_for":
+            return (now // 300) % 2  # the highlighted colour blinks
+        return KeeperGame.motion(self, now)
+
+    def draw_over(self, fb, now):
+        if self.timer_left is not None and self.phase == "turn" and not self.choice_index and self.show_colour < 0:
+            screens.timer_ring(fb, self.layout, self.timer_left, self.turn_total, now)
+
     def draw_board(self, fb, now, final):
         """Each seat's total facing it (the seat to play in its colour, the others grey; at the end
-        the winners in their colours, blinking), the six colour bars in the middle, the turn's sand."""
-        w = self.width
+        the winners in their colours), the six colour bars in the middle (drawn once, then copied)."""
         seats = self.seats
-        blink = (now // 400) % 2 if final else 0
-        small = w < 16
+        small = self.width < 16
         page = (now // PAGE_MS) % (len(seats) + 1) if small else 0
-        key = (self.look * 8 + page) * 2 + blink
-        if not self.cache.restore(fb, key):
-            turn = self.turn_seat()
-            if not small or page > 0:
-                for i in range(len(seats)):
-                    seat = seats[i]
-                    if small and i != page - 1:
-                        continue
-                    lit = self.win_bits & (1 << seat) if final else seat == turn
-                    colour = GREY
-                    if lit:
-                        colour = screens.WHITE if blink else screens.SEAT_COLOURS[seat]
-                    screens.number_for_seat(fb, seat, self.shown[seat], colour, self.num_scale)
-            if not small or page == 0:
-                self.draw_bars(fb)
-            if small and page == 0:
-                for i in range(len(seats)):
-                    seat = seats[i]
-                    if (final and self.win_bits & (1 << seat)) or (not final and seat == turn):
-                        screens.side_bar(fb, seat, screens.SEAT_COLOURS[seat], 4)
-            if not small and self.timer_left is not None:
-                self.mark_sand_busy()
-            self.cache.keep(fb, key)
-        if self.timer_left is not None and not final:
-            screens.timer_ring(fb, self.layout, self.timer_left, self.turn_total, now)
+        turn = self.turn_seat()
+        if not small or page > 0:
+            for i in range(len(seats)):
+                seat = seats[i]
+                if small and i != page - 1:
+                    continue
+                lit = self.win_bits & (1 << seat) if final else seat == turn
+                colour = screens.SEAT_COLOURS[seat] if lit else GREY
+                screens.number_for_seat(fb, seat, self.shown[seat], colour, self.num_scale)
+        if not small or page == 0:
+            self.draw_bars(fb)
+        if small and page == 0:
+            for i in range(len(seats)):
+                seat = seats[i]
+                if (final and self.win_bits & (1 << seat)) or (not final and seat == turn):
+                    edge_bar(fb, seat, screens.SEAT_COLOURS[seat], 4)
+        if not small and self.timer_left is not None:
+            self.mark_sand_busy(fb)
 
     def draw_bars(self, fb):
         """A bar per colour, blue to purple; one pixel is a point while the top colour fits, then the
@@ -515,67 +528,36 @@ class Mode(KeeperGame):
             v = self.shown_points[c]
             x = self.bar_x0 + c * bw
             if v < 0:
-                for dx in range(bw):
-                    fb.pixel(x + dx, bottom, GREY)
+                fill_rect(fb, x, bottom, bw, 1, GREY)
                 continue
             n = v if top <= height else max(1, (v * height + top // 2) // top) if v else 0
-            colour = LED[c]
-            for k in range(n):
-                for dx in range(bw):
-                    fb.pixel(x + dx, bottom - k, colour)
+            fill_rect(fb, x, bottom + 1 - n, bw, n, LED[c])
 
-    def mark_sand_busy(self):
-        """The sand leaves the seat totals (and a pixel around them) alone; worked out when their widths change."""
-        seats = self.seats
-        same = self.box_digits[0] >= 0
-        for i in range(len(seats)):
-            v = self.shown[seats[i]]
-            d = 1 if v < 0 else 0
-            if v < 0:
-                v = -v
-            while v >= 10:
-                v //= 10
-                d += 1
-            if d != self.box_digits[i]:
-                same = False
-                self.box_digits[i] = d
-        if same:
-            return
-        boxes = self.boxes
-        w, h = self.width, self.height
-        for i in range(len(seats)):
-            number_box(boxes, i, w, h, seats[i], self.shown[seats[i]], self.num_scale)
-        ring = self.layout.ring
-        busy = self.layout.ring_busy
-        for k in range(len(ring)):
-            x = ring[k] >> 8
-            y = ring[k] & 255
-            b = 0
-            for i in range(len(seats)):
-                j = 4 * i
-                if boxes[j] - 1 <= x <= boxes[j] + boxes[j + 2] and boxes[j + 1] - 1 <= y <= boxes[j + 1] + boxes[j + 3]:
-                    b = 1
-            busy[k] = b
+    def mark_sand_busy(self, fb):
+        """The sand leaves the seat totals alone: the ring pixels they light, and two more on either
+        side along the ring, so it never runs through a number or touches one."""
+        layout = self.layout
+        layout.mark_busy(fb)
+        busy = layout.ring_busy
+        lit = self.ring_lit
+        lit[:] = busy
+        n = len(busy)
+        for k in range(n):
+            if lit[k]:
+                for d in range(-2, 3):
+                    busy[(k + d) % n] = 1
 
     def draw_colour_total(self, fb, c, colour, value):
         """One total as large as it fits, in its colour, the edge lit in that colour."""
         w, h = fb.width, fb.height
-        digits = 2 if value < 0 else 1
-        v = value if value >= 0 else -value
-        while v >= 10:
-            v //= 10
-            digits += 1
         scale = 3 if w >= 32 else 2 if w >= 16 else 1
-        while scale > 1 and (digits * font.ADVANCE - 1) * scale > w - 2:
+        while scale > 1 and number_width(value, scale) > w - 2:
             scale -= 1
-        width = (digits * font.ADVANCE - 1) * scale
         if w >= 16:
             fill_edge(fb, self.layout, colour)
         else:
-            for x in range(w):
-                fb.pixel(x, h - 1, colour)
-        font.draw_number(fb, value, (w - width) // 2, (h - font.GLYPH_H * scale) // 2, colour, 0, scale)
-
+            fill_rect(fb, 0, h - 1, w, 1, colour)
+        big_number(fb, value, (w - number_width(value, scale)) // 2, (h - font.GLYPH_H * scale) // 2, colour, scale)
     def draw_scores(self, fb, now):
         page = ((now - self.since) // SCORES_PAGE_MS) % 7
         if page < 6:
@@ -610,27 +592,24 @@ class Mode(KeeperGame):
         i = self.choice_index
         for_loop = self.phase == "loop_for"
         seat = self.turn_seat()
-        screens.side_bar(fb, seat, screens.SEAT_COLOURS[seat], min(w, h) // 2)
+        edge_bar(fb, seat, screens.SEAT_COLOURS[seat], min(w, h) // 2)
         u = self.unit if w >= 16 else 0
         if u:
             if i < 6:
-                fb.rect(4 * u, 2 * u, 8 * u, 7 * u, LED[i])
+                fill_rect(fb, 4 * u, 2 * u, 8 * u, 7 * u, LED[i])
             if i == NONE or for_loop:
                 # the O and X of a loop without colour (on the block when its colour is chosen)
                 font.draw_text(fb, "OX", (w - 7 * u) // 2, 3 * u, screens.WHITE, 0, u)
             x0 = (w - 2 * u * n) // 2
             for k in range(n):
-                fb.rect(x0 + 2 * u * k, 11 * u, 2 * u, 2 * u, LED[k] if k < 6 else GREY)
-            fb.rect(x0 + 2 * u * i, 13 * u, 2 * u, u, screens.WHITE)
+                fill_rect(fb, x0 + 2 * u * k, 11 * u, 2 * u, 2 * u, LED[k] if k < 6 else GREY)
+            fill_rect(fb, x0 + 2 * u * i, 13 * u, 2 * u, u, screens.WHITE)
         else:
-            if i < 6:
-                fb.rect(2, 2, 4, 3, LED[i])
-            else:
-                fb.rect(2, 2, 4, 3, GREY)
+            fill_rect(fb, 2, 2, 4, 3, LED[i] if i < 6 else GREY)
             x0 = (w - n) // 2
             for k in range(n):
                 if k != i or (now // 300) % 2:
-                    fb.pixel(x0 + k, 6, LED[k] if k < 6 else GREY)
+                    fill_rect(fb, x0 + k, 6, 1, 1, LED[k] if k < 6 else GREY)
 
     def draw_entry(self, fb, now):
         count_entry(fb, self.entry_value, self.entry_what, self.turn_seat(), now, LED[self.loop_colour])
@@ -642,16 +621,14 @@ def seat_square(fb, seat, along, total, q, colour):
     w, h = fb.width, fb.height
     span = w if seat % 2 == 0 else h
     u = (span - total) // 2 + along
-    for a in range(q):
-        for d in range(q):
-            if seat == 0:
-                fb.pixel(u + a, h - 1 - d, colour)
-            elif seat == 2:
-                fb.pixel(w - 1 - u - a, d, colour)
-            elif seat == 1:
-                fb.pixel(d, u + a, colour)
-            else:
-                fb.pixel(w - 1 - d, h - 1 - u - a, colour)
+    if seat == 0:
+        fill_rect(fb, u, h - q, q, q, colour)
+    elif seat == 2:
+        fill_rect(fb, w - u - q, 0, q, q, colour)
+    elif seat == 1:
+        fill_rect(fb, 0, u, q, q, colour)
+    else:
+        fill_rect(fb, w - q, h - u - q, q, q, colour)
 
 
 Mode.HANDLERS.update({"cards": Mode.on_cards, "first_player": Mode.on_first_player, "scores": Mode.on_scores})

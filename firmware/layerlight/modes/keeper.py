@@ -80,6 +80,7 @@ class KeeperGame:
         self.look = 0              # bumped whenever what a screen shows may have changed (cached screens)
         self.width = 16
         self.height = 16
+        self.screen = None         # the last screen drawn (ScreenCache), made for the frame buffer
         if saved is not None:
             self.restore(saved)
             return
@@ -380,20 +381,41 @@ class KeeperGame:
             self.done = True
 
     def draw(self, fb, now):
-        fb.clear()
-        drawer = self.DRAWERS.get(self.phase)
-        if drawer is not None:
-            drawer(self, fb, now)
-        elif self.in_entry():
-            self.draw_entry(fb, now)
-        else:
-            self.draw_choice(fb, now)
+        # Every screen is drawn once and copied back (a memcpy) until something on it
+        # changes: the state (self.look) or what moves with time (motion()). What
+        # moves every frame is drawn over it (draw_over()).
+        key = self.look * 256 + self.motion(now)
+        cache = self.screen
+        if cache is None or not cache.restore(fb, key):
+            fb.clear()
+            drawer = self.DRAWERS.get(self.phase)
+            if drawer is not None:
+                drawer(self, fb, now)
+            elif self.in_entry():
+                self.draw_entry(fb, now)
+            else:
+                self.draw_choice(fb, now)
+            if cache is not None:
+                cache.keep(fb, key)
+        self.draw_over(fb, now)
         if self.undo_at >= 0 and now - self.undo_at < UNDO_SHOW_MS:
             undo_mark(fb, now - self.undo_at)
+
+    def motion(self, now):
+        """0..255: changes when a screen changes with time alone (a blink, a page, a scroll)."""
+        if self.in_entry():
+            return 1 if self.width < 16 and (now // 400) % 5 == 0 else 0  # count_entry's letter on 8x8
+        if self.choice_labels and font.text_width(self.choice_labels[self.choice_index]) > self.width:
+            return ((now - self.since) // 80) % 256  # a scrolling word
+        return 0
+
+    def draw_over(self, fb, now):
+        """What changes every frame, drawn over the cached screen (a mode's timer)."""
 
     def set_screen(self, fb):
         self.width = fb.width
         self.height = fb.height
+        self.screen = ScreenCache(fb)
 
     # --- saving ---------------------------------------------------------------
 
@@ -484,34 +506,6 @@ class ScreenCache:
         self.generation = fb.generation
 
 
-def number_box(out, i, w, h, seat, value, scale):
-    """Where screens.number_for_seat draws `value` for `seat`: x, y, width, height into out[4i..4i+3].
-    (The same arithmetic as number_for_seat; tests/test_keeper.py checks they agree.)"""
-    digits = 1
-    v = value if value >= 0 else -value
-    while v >= 10:
-        v //= 10
-        digits += 1
-    if value < 0:
-        digits += 1
-    length = (digits * font.ADVANCE - 1) * scale
-    depth = font.GLYPH_H * scale
-    span = w if seat % 2 == 0 else h
-    if length <= span - 2 * depth or length > span - depth:
-        start = (span - length) // 2
-    else:
-        start = (span - depth - length) // 2
-    j = 4 * i
-    if seat == 0:
-        out[j], out[j + 1], out[j + 2], out[j + 3] = start, h - depth, length, depth
-    elif seat == 2:
-        out[j], out[j + 1], out[j + 2], out[j + 3] = w - start - length, 0, length, depth
-    elif seat == 1:
-        out[j], out[j + 1], out[j + 2], out[j + 3] = 0, start, depth, length
-    else:
-        out[j], out[j + 1], out[j + 2], out[j + 3] = w - depth, h - start - length, depth, length
-
-
 def fill_edge(fb, layout, colour):
     """The whole edge of the matrix in one colour (the ring path of a screens.Layout), inlined like the sand."""
     scale = fb.scale
@@ -528,6 +522,118 @@ def fill_edge(fb, layout, colour):
         buf[j + ro] = r
         buf[j + go] = g
         buf[j + bo] = b
+
+
+def _glyph_rows():
+    # the font's digits and minus as bit rows (bit 2 = left column), read once:
+    # big numbers are drawn from these without a call per pixel
+    rows = bytearray(11 * font.GLYPH_H)
+    for g in range(11):
+        index = g if g < 10 else font.glyph_rows("-")
+        for r in range(font.GLYPH_H):
+            for c in range(font.GLYPH_W):
+                rows[g * font.GLYPH_H + r] |= font.glyph_bit(index, c, r) << (2 - c)
+    return rows
+
+
+_ROWS = _glyph_rows()
+
+
+def fill_rect(fb, x, y, w, h, colour):
+    """A filled rectangle (clipped), written straight into the wire buffer like the sand."""
+    x1 = min(fb.width, x + w)
+    y1 = min(fb.height, y + h)
+    if x < 0:
+        x = 0
+    if y < 0:
+        y = 0
+    scale = fb.scale
+    r = scale[colour >> 16]
+    g = scale[(colour >> 8) & 0xFF]
+    b = scale[colour & 0xFF]
+    buf = fb.buf
+    table = fb.table
+    ro = fb.ro
+    go = fb.go
+    bo = fb.bo
+    width = fb.width
+    for yy in range(y, y1):
+        row = yy * width
+        for xx in range(x, x1):
+            j = table[row + xx] * 3
+            buf[j + ro] = r
+            buf[j + go] = g
+            buf[j + bo] = b
+
+
+def edge_bar(fb, seat, colour, length):
+    """screens.side_bar, written straight into the wire buffer."""
+    w, h = fb.width, fb.height
+    if seat == 0 or seat == 2:
+        fill_rect(fb, (w - length) // 2, h - 1 if seat == 0 else 0, length, 1, colour)
+    else:
+        fill_rect(fb, 0 if seat == 1 else w - 1, (h - length) // 2, 1, length, colour)
+
+
+def number_width(value, scale):
+    """Width in pixels of an int drawn upright at `scale` (as font.draw_number would)."""
+    digits = 2 if value < 0 else 1
+    v = value if value >= 0 else -value
+    while v >= 10:
+        v //= 10
+        digits += 1
+    return (digits * font.ADVANCE - 1) * scale
+
+
+def big_number(fb, value, x, y, colour, scale):
+    """An int drawn upright at `scale`, the pixels font.draw_number would light, each font pixel a
+    block written straight into the wire buffer: a large count costs a fraction of a call per pixel."""
+    sc = fb.scale
+    r = sc[colour >> 16]
+    g = sc[(colour >> 8) & 0xFF]
+    b = sc[colour & 0xFF]
+    buf = fb.buf
+    table = fb.table
+    ro = fb.ro
+    go = fb.go
+    bo = fb.bo
+    width = fb.width
+    height = fb.height
+    neg = value < 0
+    v = -value if neg else value
+    p = 1
+    n = 1
+    while v // p >= 10:
+        p *= 10
+        n += 1
+    if neg:
+        n += 1
+    for i in range(n):
+        if neg and i == 0:
+            d = 10
+        else:
+            d = (v // p) % 10
+            p //= 10
+        gx = x + i * font.ADVANCE * scale
+        for row in range(font.GLYPH_H):
+            bits = _ROWS[d * font.GLYPH_H + row]
+            if not bits:
+                continue
+            py = y + row * scale
+            for col in range(font.GLYPH_W):
+                if not bits & (4 >> col):
+                    continue
+                px = gx + col * scale
+                for yy in range(py, py + scale):
+                    if yy < 0 or yy >= height:
+                        continue
+                    at = yy * width
+                    for xx in range(px, px + scale):
+                        if 0 <= xx < width:
+                            j = table[at + xx] * 3
+                            buf[j + ro] = r
+                            buf[j + go] = g
+                            buf[j + bo] = b
 
 
 def count_entry(fb, value, what, seat, now, colour=screens.WHITE):
@@ -551,7 +657,7 @@ def count_entry(fb, value, what, seat, now, colour=screens.WHITE):
         x = w - width if width >= w - 1 else x  # clear of P2's bar on the left edge
     y = top + (h - top - font.GLYPH_H * scale) // 2
     if seat >= 0:
-        screens.side_bar(fb, seat, screens.SEAT_COLOURS[seat], min(w, h) // 2)
+        edge_bar(fb, seat, screens.SEAT_COLOURS[seat], min(w, h) // 2)
     if small:
         if what and (now // 400) % 5 == 0:
             font.draw_char(fb, what[0], (w - font.GLYPH_W) // 2, y, colour)
@@ -560,7 +666,7 @@ def count_entry(fb, value, what, seat, now, colour=screens.WHITE):
         # top-left, or top-right when P2's bar runs down the left edge
         lx = w - font.GLYPH_W * letter_scale if seat == 1 else 0
         font.draw_char(fb, what[0], lx, 0, colour, 0, letter_scale)
-    font.draw_number(fb, value, x, y, screens.WHITE, 0, scale)
+    big_number(fb, value, x, y, screens.WHITE, scale)
 
 
 def menu_word(fb, text, seat, elapsed):
