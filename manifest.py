@@ -39,6 +39,8 @@ package(
         "modes/table.py",
         "modes/time_attack.py",
         "modes/time_attack_plus.py",
+        "otlo_deck.py",
+        "otlo_tiles.py",
         "persist.py",
         "power.py",
         "rng.py",

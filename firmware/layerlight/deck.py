@@ -50,6 +50,48 @@ def record_size(n):
     return RECORD_HEAD + (n * n + 1) // 2 + 2 * MAX_LEVEL
 
 
+def check_file(f, path, magic, version):
+    """Check a deck file's magic, version, length and CRC-32 (read in small
+    chunks); returns (length, crc). Both kinds of deck (missions, OTLO
+    challenges) start this way: magic, version u8, length u32, and end with
+    the CRC-32 of everything before it. DeckError says what is wrong."""
+    head = f.read(9)
+    if not head or len(head) < 4 or head[:4] != magic:
+        if magic.startswith(head[:4] if head else b""):
+            raise DeckError("deck truncated: " + path)
+        raise DeckError("not a deck file: " + path)
+    if len(head) < 9:
+        raise DeckError("deck truncated: " + path)
+    if head[4] > version:
+        raise DeckError("deck version %d is newer than this firmware reads (%d): %s" % (head[4], version, path))
+    if head[4] < version:
+        raise DeckError("deck version %d is too old (rebuild it with `layerlight cards build`): %s" % (head[4], path))
+    length = struct.unpack_from("<I", head, 5)[0]
+    size = f.seek(0, 2)
+    if size < length:
+        raise DeckError("deck truncated (%d of %d bytes): %s" % (size, length, path))
+    if size > length:
+        raise DeckError("deck has %d bytes of trailing data: %s" % (size - length, path))
+    f.seek(0)
+    buf = bytearray(CHUNK)
+    view = memoryview(buf)
+    crc = 0
+    left = length - 4
+    while left > 0:
+        got = f.readinto(view[:min(CHUNK, left)])
+        if not got:
+            raise DeckError("deck truncated: " + path)
+        crc = crc32(view[:got], crc)
+        left -= got
+    stored = f.read(4)
+    if stored is None or len(stored) != 4:
+        raise DeckError("deck truncated: " + path)
+    stored = struct.unpack("<I", stored)[0]
+    if stored != crc & 0xFFFFFFFF:
+        raise DeckError("deck checksum wrong (corrupt file): " + path)
+    return length, stored  # the CRC names this deck's content (a saved game remembers it)
+
+
 class Mission:
     """One mission card: id, level, difficulty (0..1), solution count, pattern, one solution."""
 
@@ -89,40 +131,7 @@ class Deck:
         return data
 
     def _check_file(self, f):
-        head = f.read(9)
-        if not head or len(head) < 4 or head[:4] != MAGIC:
-            if MAGIC.startswith(head[:4] if head else b""):
-                self._fail("deck truncated")
-            self._fail("not a deck file")
-        if len(head) < 9:
-            self._fail("deck truncated")
-        if head[4] > VERSION:
-            self._fail("deck version %d is newer than this firmware reads (%d)" % (head[4], VERSION))
-        if head[4] < VERSION:
-            self._fail("deck version %d is too old (rebuild it with `layerlight cards build`)" % head[4])
-        length = struct.unpack_from("<I", head, 5)[0]
-        size = f.seek(0, 2)
-        if size < length:
-            self._fail("deck truncated (%d of %d bytes)" % (size, length))
-        if size > length:
-            self._fail("deck has %d bytes of trailing data" % (size - length))
-        # CRC of all but the last 4 bytes, in small chunks
-        f.seek(0)
-        buf = bytearray(CHUNK)
-        view = memoryview(buf)
-        crc = 0
-        left = length - 4
-        while left > 0:
-            got = f.readinto(view[:min(CHUNK, left)])
-            if not got:
-                self._fail("deck truncated")
-            crc = crc32(view[:got], crc)
-            left -= got
-        stored = struct.unpack("<I", self._read(f, 4))[0]
-        if stored != crc & 0xFFFFFFFF:
-            self._fail("deck checksum wrong (corrupt file)")
-        self.crc = stored  # names this deck's content (a saved game remembers it)
-        self._length = length
+        self._length, self.crc = check_file(f, self.path, MAGIC, VERSION)
 
     def _read_header(self, f):
         head = self._read(f, 7)
