@@ -23,6 +23,7 @@ package(
         "buttons.py",
         "config.py",
         "coop_cards.py",
+        "crc.py",
         "deck.py",
         "display.py",
         "font.py",

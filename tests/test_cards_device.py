@@ -39,10 +39,10 @@ def test_the_device_shows_the_error_glyph_and_keeps_the_deck_it_had(name):
     files["decks/" + name] = DAMAGED[name][0]
     logs = []
     dev = simcore.make_device(files, 16, 16, 1, None, 2, logs.append)
-    had = dev.deck
+    had = dev.deck_path
     assert had is not None
     assert dev.load_deck("decks/" + name) is False
-    assert dev.deck is had
+    assert dev.deck_path == had
     sim = simcore.Simulator(dev, frames=True)
     s = sim.state()
     assert s["phase"] == "error" and s["error"] == 1

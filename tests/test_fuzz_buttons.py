@@ -23,7 +23,9 @@ def invariants(dev, finished_per_round):
         if s["cards"]:
             assert s["scores"] == [sum(s["colours"][c] for c in card) for card in s["cards"]]
         assert sum(s["colours"].values()) == sum(l["dots"] + l["o"] - l["x"] for l in s["loops"])
-    else:  # a CO.OP total can go below zero (every X is -1 point)
+    elif s["game"] == "paper-world":
+        paper_world_invariants(s)
+    else:  # a CO.OP total can go below zero (every X is -1 point), and so can a Paper World final score
         assert all(v >= 0 for v in s["scores"])
     fo = s["finish_order"]
     assert len(fo) == len(set(fo)) <= max(s["players"], 0)
@@ -35,9 +37,34 @@ def invariants(dev, finished_per_round):
         assert len(seen) <= s["players"]
 
 
+def paper_world_invariants(s):
+    """Tokens only move from an objective to a seat, highest first, once per seat; the scissors are
+    with a seat or nobody; the final round counts down; the scores are what the tokens, scissors and
+    final counts make."""
+    n = s["players"]
+    table = list(range(n + 1, 1, -1))  # the default tokens (no paper_tokens setting here)
+    mine = dict.fromkeys(s["seats"], 0)
+    for o in s["objectives"]:
+        assert len(set(o["claimed"])) == len(o["claimed"]) and set(o["claimed"]) <= set(s["seats"])
+        assert o["tokens"] == table[len(o["claimed"]):]
+        for k, seat in enumerate(o["claimed"]):
+            mine[seat] += table[k]
+    assert s["scissors"] is None or s["scissors"] in s["seats"]
+    assert (s["turns_left"] is None) == (not s["final_round"])
+    assert s["turns_left"] is None or 0 <= s["turns_left"] <= n
+    bonus = {seat: 2 if s["scissors"] == seat else 0 for seat in s["seats"]}
+    if s["phase"] == "final":
+        b = s["breakdown"]
+        assert s["scores"] == [x["stars"] + x["objectives"] - x["hand"] - x["discard"] + x["scissors"] for x in b]
+        assert [x["objectives"] + x["scissors"] for x in b] == [mine[seat] + bonus[seat] for seat in s["seats"]]
+        assert all(0 <= x["hand"] <= 9 for x in b) and s["winners"]
+    elif s["phase"] != "pause":
+        assert s["scores"] == [mine[seat] + bonus[seat] for seat in s["seats"]]
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(action, min_size=20, max_size=300), st.integers(2, 4), st.integers(0, 2**16),
-       st.sampled_from([None, "layers", "layers-plus", "time-attack", "time-attack-plus", "coop"]))
+       st.sampled_from([None, "layers", "layers-plus", "time-attack", "time-attack-plus", "coop", "paper-world"]))
 def test_random_presses_with_bounce_keep_the_game_sound(actions, players, seed, game):
     dev = simcore.make_device(FILES, 16, 16, seed, game, players)
     sim = simcore.Simulator(dev)

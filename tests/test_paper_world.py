@@ -658,3 +658,36 @@ def test_the_board_shows_whose_turn_the_tokens_the_scissors_and_the_turns_left()
     t.do("wait 300")
     dev.render()
     assert fb.get(15, 15) != corners[0] and fb.get(15, 0) == corners[0]  # three
+
+
+def frame(t, wait=0):
+    if wait:
+        t.do("wait %d" % wait)
+    t.p.dev.render()
+    return t.p.dev.fb.hex_rows()
+
+
+def test_what_moves_with_time_is_redrawn():
+    """Screens are cached (keeper.py) until the state or the time-dependent part changes: the claim
+    marker blinks, the final pages turn, the first player's light spins; a still board stays still."""
+    t = Table(3)
+    t.begin()
+    board = frame(t, 300)
+    assert frame(t, 1000) == board
+    t.do(*PAPER_OBJECTIVE)
+    a = frame(t, 100)
+    b = frame(t, 300)
+    assert a != b and frame(t, 300) == a  # the marker under the number blinks
+    t.do("hold B 800")
+    t.pause("END")
+    for counts in ((9, 1, 2), (4, 0, 0), (7, 2, 3)):
+        t.enter(*counts)
+    pages = {json.dumps(frame(t, 750)) for _ in range(20)}
+    assert len(pages) >= 7  # the totals (blinking) and the five parts of the score
+    dev, sim = menu_to_paper(simcore.MemoryStorage(device_files()), [1, 2, 3, 4])
+    spins = set()
+    for k in range(6):
+        sim.run_line("wait 150", k + 1)
+        dev.render()
+        spins.add(json.dumps(dev.fb.hex_rows()))
+    assert len(spins) >= 3

@@ -7,7 +7,6 @@
 
 from layerlight import buttons, font, modes, persist, screens
 from layerlight.buttons import Buttons
-from layerlight.deck import Deck, DeckError
 from layerlight.rng import Rng
 from layerlight.sound import Sound
 
@@ -62,14 +61,21 @@ class Device:
         self.paused_at = 0
         self.next_frame = 0
         self.lit_until = [0] * buttons.COUNT  # a press lights its button's spot briefly
-        self.deck = None          # the Layers mission deck (opened at boot)
-        self.decks = {}           # kind -> open deck, for the modes that play from one
+        self.deck_path = None     # the Layers mission deck, checked at boot
+        self.deck_crc = None
+        self.decks = {}           # kind -> deck opened for the running mode
         self.storage = hw.storage
         self.settings_loaded()
         self.bests = persist.load(self.storage, persist.BESTS, self._bad_file) or {}
         self.saved = None         # a game saved on flash that can be resumed
         self.load_deck(cfg["deck"])
         self.saved = self._saved_game()
+        # What boot needed once (the settings menu's keys, the deck readers) is
+        # let go: loaded from .mpy files, bytecode is heap, and each mode loads
+        # what it uses when it starts.
+        self.decks.clear()
+        forget_modules(("layerlight.modes.settings", "layerlight.deck", "layerlight.geometry",
+                        "layerlight.otlo_deck"))
         import sys
         self.boot_modules = list(sys.modules)  # what stays loaded whatever mode runs
 
@@ -133,14 +139,9 @@ class Device:
         import gc
         import sys
         self.game = None
-        self.decks.pop("otlo", None)  # opened again (cheaply) by the next game that needs it
-        for name in list(sys.modules):
-            if name.startswith("layerlight.") and name not in self.boot_modules:
-                del sys.modules[name]
-                package, leaf = name.rsplit(".", 1)
-                parent = sys.modules.get(package)
-                if parent is not None and hasattr(parent, leaf):
-                    delattr(parent, leaf)
+        self.decks.clear()  # opened again (a header and a checksum) by the next game that needs one
+        forget_modules([name for name in sys.modules
+                        if name.startswith("layerlight.") and name not in self.boot_modules])
         # MicroPython's collector is conservative: it reads a bytearray's bytes as
         # possible pointers, and the last frame's pixels were seen to keep the
         # mode's bytecode alive (measured in tests/bench/bench_memory.py). The
@@ -162,32 +163,41 @@ class Device:
     # --- decks and errors -------------------------------------------------
 
     def load_deck(self, path):
-        """Open the Layers deck; on failure keep the one we had and show the error."""
+        """Check a Layers deck and use it from now on; on failure keep the one we
+        had and show the error (once: the modes that need no deck still run)."""
+        from layerlight.deck import Deck, DeckError
         try:
             deck = Deck(self.hw.storage, path)
         except DeckError as e:
             self.fail(ERR_DECK, str(e))
             return False
-        self.deck = deck
+        self.deck_path = path
+        self.deck_crc = deck.crc
         self.decks["layers"] = deck
         self.log("deck: %s, %d missions" % (path, deck.count))
         return True
 
     def open_deck(self, kind, report=True):
-        """The open deck of a kind ("layers", "otlo"), opened on first use; None
+        """The deck of a kind ("layers", "otlo") for the mode about to run; None
         (and, if `report`, the error on the matrix) when it cannot be used."""
         deck = self.decks.get(kind)
-        if deck is not None or kind == "layers":
+        if deck is not None:
             return deck
+        from layerlight.deck import DeckError
         try:
-            from layerlight.otlo_deck import OtloDeck
-            deck = OtloDeck(self.hw.storage, self.cfg["otlo_deck"])
+            if kind == "layers":
+                if self.deck_path is None:
+                    return None  # its error was shown at boot
+                from layerlight.deck import Deck
+                deck = Deck(self.hw.storage, self.deck_path)
+            else:
+                from layerlight.otlo_deck import OtloDeck
+                deck = OtloDeck(self.hw.storage, self.cfg["otlo_deck"])
         except (DeckError, ImportError) as e:
             if report:
                 self.fail(ERR_DECK, str(e))
             return None
         self.decks[kind] = deck
-        self.log("otlo deck: %s, %d challenges" % (self.cfg["otlo_deck"], deck.count))
         return deck
 
     def fail(self, code, message):
@@ -438,20 +448,33 @@ class Device:
             hw.sleep_ms(LOOP_MS)
 
 
+def forget_modules(names):
+    """Drop modules (and their names on their packages) so their memory can go.
+
+    Only on MicroPython, where bytecode is heap. On CPython (the simulator, a
+    Pi) memory is plenty, and the host tools running in the same process keep
+    these modules' classes (DeckError...): a second copy would not match them."""
+    import sys
+    if sys.implementation.name != "micropython":
+        return
+    for name in names:
+        if name in sys.modules:
+            del sys.modules[name]
+        package, leaf = name.rsplit(".", 1)
+        parent = sys.modules.get(package)
+        if parent is not None and hasattr(parent, leaf):
+            delattr(parent, leaf)
+
+
 def load_config(storage, log=print):
     """The settings; the config modules are dropped again afterwards.
 
     Reading and checking the config is needed once, at boot: its bytecode
     (a few KB) would otherwise stay in the heap for the whole game.
     """
-    import sys
-    import layerlight
     from layerlight import config
     cfg = config.load(storage, log)
-    for name in ("config", "boards", "power"):
-        sys.modules.pop("layerlight." + name, None)
-        if hasattr(layerlight, name):
-            delattr(layerlight, name)
+    forget_modules(("layerlight.config", "layerlight.boards", "layerlight.power"))
     return cfg
 
 

@@ -29,16 +29,7 @@ LEVEL_SLOTS = 8
 CHUNK = 256
 RECORD_HEAD = 9  # id u16, level u8, difficulty u16, solutions u32
 
-try:
-    from binascii import crc32
-except ImportError:  # a port built without it: same polynomial, in Python
-    def crc32(data, value=0):
-        crc = value ^ 0xFFFFFFFF
-        for b in data:
-            crc ^= b
-            for _ in range(8):
-                crc = (crc >> 1) ^ (0xEDB88320 & -(crc & 1))
-        return crc ^ 0xFFFFFFFF
+from layerlight.crc import crc32  # noqa: F401 (the deck tools import it from here too)
 
 
 class DeckError(Exception):

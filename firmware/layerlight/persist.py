@@ -8,7 +8,7 @@
 
 import json
 
-from layerlight.deck import crc32
+from layerlight.crc import crc32
 
 GAME = "game.json"
 BESTS = "bests.json"

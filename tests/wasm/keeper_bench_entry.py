@@ -7,13 +7,14 @@
 #   3. the game again on a matrix wired like a real one (serpentine, GRB,
 #      brightness cap), and after every line the screen is timed: `reps`
 #      steady frames (the mode's cached parts copied back) and `reps` frames
-#      drawn from scratch (as right after a change); the busiest of each is
-#      kept with its phase; every frame is also drawn once under heap_lock;
-#   4. the calibration loop that scales wasm time to an RP2040.
-# ARGV: mode, players, seed, reps, calibration iterations; STDIN: the game's script.
-# Prints heap_code, heap_after_boot, heap_peak, final_phase, then "phase NAME STEADY FIRST"
-# (ms for REPS frames, the busiest of that phase), steady/first (the busiest of all),
-# draw_allocates, calibration_ms.
+#      drawn from scratch (as right after a change), each next to a short run
+#      of the calibration loop that scales wasm time to an RP2040 (the machine
+#      is shared: its speed drifts, so every state carries its own scale);
+#      every frame is also drawn once under heap_lock.
+# ARGV: mode, players, seed, reps, calibration iterations, RP2040 ms for them;
+# STDIN: the game's script. Prints heap_code, heap_after_boot, heap_peak,
+# final_phase, then "phase NAME STEADY FIRST" (RP2040 estimates in microseconds,
+# the busiest frame of that phase), draw_allocates.
 import gc
 import time
 
@@ -26,6 +27,7 @@ PLAYERS = int(ARGV[1])  # noqa: F821
 SEED = int(ARGV[2])  # noqa: F821
 REPS = int(ARGV[3])  # noqa: F821
 CALIBRATION = int(ARGV[4])  # noqa: F821
+RP2040_MS = float(ARGV[5])  # noqa: F821 (what CALIBRATION iterations take on an RP2040)
 LINES = STDIN.split("\n")  # noqa: F821
 CODE = ("layerlight.app", "layerlight.display", "layerlight.storage", "layerlight.persist",
         "layerlight.modes." + MODE.replace("-", "_"))
@@ -34,6 +36,7 @@ BASE = 0
 PEAK = 0
 AT = 0
 SIM = None
+KEEPER = False  # a score keeper (keeper.py: its screens keyed by `look`), else a race game (table.py)
 
 
 def boot(seed):
@@ -45,22 +48,24 @@ def boot(seed):
 
 def forget(game):
     """Make the next frame a first one: the mode's cached screen parts are stale."""
-    if hasattr(game, "look"):
+    if KEEPER:
         game.look += 1  # the score keepers
-    if hasattr(game, "_race_bg_key"):
+    else:
         game._race_bg_key = game._pattern_bg_key = -1  # the race games
 
 
 def draws_without_allocating(game, fb, now):
-    micropython.heap_lock()
-    try:
-        game.draw(fb, now)
-        forget(game)
-        game.draw(fb, now + 1)
-    except MemoryError:
+    """The screen drawn from its cache and from scratch, each under heap_lock."""
+    for fresh in (False, True):
+        if fresh:
+            forget(game)
+        micropython.heap_lock()
+        try:
+            game.draw(fb, now + fresh)
+        except MemoryError:
+            micropython.heap_unlock()
+            return False
         micropython.heap_unlock()
-        return False
-    micropython.heap_unlock()
     return True
 
 
@@ -84,12 +89,12 @@ def frame_figures():
     def wired(hw):
         return display.FrameBuffer(16, 16, display.pixel_map(16, 16), 0.25, "GRB")
     simcore.SimHardware.framebuffer = wired  # the device draws into a real matrix's buffer
+    global KEEPER
     dev = boot(SEED)
     dev.start_game(MODE, list(range(PLAYERS)), 0)
+    KEEPER = hasattr(dev.game, "look")
     sim = simcore.Simulator(dev)
     strip = bytearray(16 * 16 * 3)  # the NeoPixel driver's buffer: show() copies into it
-    steady = first = 0
-    steady_at = first_at = "-"
     allocates = "no"
     frames = 0
     phases = {}
@@ -102,26 +107,22 @@ def frame_figures():
         fb = dev.fb
         now = dev.game_time()
         game.draw(fb, now)
-        ms = timed(game, fb, strip, now, False)
-        if ms > steady:
-            steady, steady_at = ms, game.phase
-        ms2 = timed(game, fb, strip, now, True)
-        if ms2 > first:
-            first, first_at = ms2, game.phase
+        scale = RP2040_MS / max(1, calibrate())  # RP2040 ms per wasm ms, measured now
+        steady = int(timed(game, fb, strip, now, False) * scale * 1000 / REPS)
+        first = int(timed(game, fb, strip, now, True) * scale * 1000 / REPS)
         was = phases.get(game.phase, (0, 0))
-        phases[game.phase] = (max(was[0], ms), max(was[1], ms2))
+        phases[game.phase] = (max(was[0], steady), max(was[1], first))
         frames += 6 * REPS
         if not draws_without_allocating(game, fb, now):
             allocates = "yes"
     for name in sorted(phases):
         print("phase %s %d %d" % (name, phases[name][0], phases[name][1]))
-    print("steady %d %d %s" % (REPS, steady, steady_at))
-    print("first %d %d %s" % (REPS, first, first_at))
     print("draw_allocates %s %d" % (allocates, frames))
 
 
 def calibrate():
-    # the loop the RP2040 figure was measured with (tests/bench/bench_device.py), on globals as at module level
+    """ms for the calibration loop here, best of three: the loop the RP2040 figure was measured
+    with (tests/bench/bench_device.py), on globals as at module level."""
     global C, p, i
     p = [0, 1, 2]
     best = 1 << 30
@@ -130,7 +131,7 @@ def calibrate():
         for i in range(CALIBRATION):
             C = p[1] + p[2]
         best = min(best, time.ticks_diff(time.ticks_ms(), t0))
-    print("calibration_ms %d %d" % (CALIBRATION, best))
+    return best
 
 
 def bench_step():
@@ -163,5 +164,4 @@ def bench_step():
     SIM = None
     gc.collect()
     frame_figures()
-    calibrate()
     return True

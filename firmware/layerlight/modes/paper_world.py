@@ -18,8 +18,8 @@
 # seat included, so a power cut during the final entry resumes at the seat
 # being entered, and an undo reaches every action, down to the counts.
 
-from layerlight import buttons, config, font, screens
-from layerlight.modes.keeper import GREY, KeeperGame, ScreenCache, menu_word
+from layerlight import buttons, font, screens
+from layerlight.modes.keeper import GREY, KeeperGame, big_number, edge_bar, fill_rect, menu_word
 
 OBJECTIVE_CARDS = 10        # the objective cards in the box, numbered 1-10
 DRAWN = 3                   # objectives in play
@@ -73,7 +73,6 @@ class Mode(KeeperGame):
         self.pending = [0, 0, 0]    # that seat's counts so far (not saved: a cut resumes at its stars)
         self.win_bits = 0
         self.tie_break = None
-        self.cache = None
         self.num_x = [0, 0, 0]      # the objectives screen: where each number starts
         self.num_w = [0, 0, 0]
         self.final_text = ["", "", "", ""]
@@ -94,12 +93,9 @@ class Mode(KeeperGame):
         self.sound.play("reveal", now)
 
     def tokens_for(self, players):
-        table = self.ctx.cfg.get("paper_tokens", {})
-        problem = config.paper_tokens_problem(table)
-        if problem:
-            self.ctx.log("paper-world: paper_tokens: %s, the default tokens are used" % problem)
-            table = {}
-        values = table.get(str(players))
+        """The token values on each objective for this many players, highest first. The setting
+        was checked when the config was read (config.paper_tokens_problem): a bad one is {} by now."""
+        values = self.ctx.cfg.get("paper_tokens", {}).get(str(players))
         if not values:
             return default_tokens(players)
         return sorted(values, reverse=True)
@@ -417,7 +413,6 @@ class Mode(KeeperGame):
         KeeperGame.set_screen(self, fb)
         w, h = fb.width, fb.height
         side = min(w, h)
-        self.cache = ScreenCache(fb)
         self.small = side < 16
         u = 1 if side < 32 else side // 16
         self.unit = u
@@ -464,7 +459,7 @@ class Mode(KeeperGame):
             if not self.small:
                 return (now // PAGE_MS) % (len(PARTS) + 2) * 2 + blink
             return ((now // (2 * PAGE_MS)) % 4 * 2 + blink) * 32 + (now // 80) % 32
-        return KeeperGame.motion(self, now) if hasattr(KeeperGame, "motion") else 0
+        return KeeperGame.motion(self, now)
 
     def column_x(self, i):
         return self.col_x0 + i * self.col_step
@@ -490,11 +485,11 @@ class Mode(KeeperGame):
         below = y + (font.GLYPH_H + 2) * s
         for i in range(DRAWN):
             font.draw_number(fb, self.objectives[i], self.num_x[i], y, screens.WHITE, 0, s)
-            fb.rect(self.num_x[i], below, self.num_w[i], s, GREY)
+            fill_rect(fb, self.num_x[i], below, self.num_w[i], s, GREY)
         if first % 2 == 0:
             screens.seat_spotlight(fb, first, now, False)
         else:
-            fb.rect(0 if first == 1 else w - 1, below + 2 * s, 1, h - below - 2 * s, colour)
+            fill_rect(fb, 0 if first == 1 else w - 1, below + 2 * s, 1, h - below - 2 * s, colour)
 
     def draw_first_player(self, fb, now):
         # spin around the seats, slowing down, and land on the drawn one (as Layers does)
@@ -509,15 +504,14 @@ class Mode(KeeperGame):
         if self.choice_index != 0:  # B moved the highlight off `next`: the action's word
             menu_word(fb, self.choice_labels[self.choice_index], self.turn_seat(), now - self.since)
             return
-        if not self.cache.restore(fb, self.look):
-            self.draw_board(fb)
-            self.cache.keep(fb, self.look)
+        self.draw_board(fb)
 
     def draw_board(self, fb):
         """Whose turn (that seat's edge), the three objectives as columns of tokens (white: still
         there, highest on top; a seat's colour: taken by that seat), the scissors as an X on its
         holder's edge, and in the final round a corner lit for each turn left."""
-        screens.seat_spotlight(fb, self.turn_seat(), 0, False)
+        seat = self.turn_seat()
+        edge_bar(fb, seat, screens.SEAT_COLOURS[seat], min(self.width, self.height))
         if self.final_round:
             self.draw_turns_left(fb, self.turns_left)
         self.draw_columns(fb)
@@ -531,7 +525,7 @@ class Mode(KeeperGame):
         for k in range(left):
             x = 0 if k == 0 or k == 1 else w - u
             y = 0 if k == 1 or k == 2 else h - u
-            fb.rect(x, y, u, u, FINAL_MARK)
+            fill_rect(fb, x, y, u, u, FINAL_MARK)
 
     def draw_columns(self, fb):
         """The objectives' tokens, highest on top: white while there, the taker's colour once taken."""
@@ -543,7 +537,7 @@ class Mode(KeeperGame):
             x = self.column_x(i)
             c = self.claimed[i]
             for k in range(n):
-                fb.rect(x, y0 + k * step, self.col_w, u, screens.SEAT_COLOURS[c[k]] if k < len(c) else screens.WHITE)
+                fill_rect(fb, x, y0 + k * step, self.col_w, u, screens.SEAT_COLOURS[c[k]] if k < len(c) else screens.WHITE)
 
     def draw_scissors(self, fb, seat):
         """An X on the holder's edge, in the middle (8x8: two white pixels there)."""
@@ -563,8 +557,8 @@ class Mode(KeeperGame):
         else:
             x, y = w - size, (h - size) // 2
         for k in range(3):
-            fb.rect(x + k * u, y + k * u, u, u, screens.WHITE)
-            fb.rect(x + (2 - k) * u, y + k * u, u, u, screens.WHITE)
+            fill_rect(fb, x + k * u, y + k * u, u, u, screens.WHITE)
+            fill_rect(fb, x + (2 - k) * u, y + k * u, u, u, screens.WHITE)
 
     def draw_claim(self, fb, now):
         """The objective on offer, its number large; below, the three objectives' places with it
@@ -586,8 +580,8 @@ class Mode(KeeperGame):
             font.draw_number(fb, item, (w - width) // 2, 1, screens.WHITE)
             y = h - 2
         else:
-            screens.seat_spotlight(fb, seat, 0, False)
-            font.draw_number(fb, item, (w - width) // 2, 2 * self.unit, screens.WHITE, 0, s)
+            edge_bar(fb, seat, screens.SEAT_COLOURS[seat], min(w, h))
+            big_number(fb, item, (w - width) // 2, 2 * self.unit, screens.WHITE, s)
             y = h - 3 * self.unit
         for i in range(DRAWN):
             colour = 0
@@ -598,7 +592,7 @@ class Mode(KeeperGame):
                     if self.choice_items[j] == self.objectives[i]:
                         colour = GREY
             if colour:
-                fb.rect(self.column_x(i), y, self.col_w, 1 if self.small else self.unit, colour)
+                fill_rect(fb, self.column_x(i), y, self.col_w, 1 if self.small else self.unit, colour)
 
     def draw_scores(self, fb, now):
         screens.scores(fb, self.seats, self.scores, now)
