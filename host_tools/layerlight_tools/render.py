@@ -31,7 +31,8 @@ LEVEL_COLOURS = {1: (120, 120, 120), 2: (47, 168, 79), 3: (31, 111, 209), 4: (22
 
 
 class Page:
-    """One sheet as a display list: ('rect', x, y, w, h, fill, stroke, width), ('line', ...), ('text', ...)."""
+    """One sheet as a display list: ('rect', x, y, w, h, fill, stroke, width), ('line', ...), ('text', ...),
+    ('circle', cx, cy, r, fill, stroke, width), ('polygon', points, fill, stroke, width)."""
 
     def __init__(self, title):
         self.title = title
@@ -46,6 +47,13 @@ class Page:
     def text(self, x, y, s, size, colour=INK, anchor="left", upside_down=False):
         """Text with its baseline at y (size in points)."""
         self.ops.append(("text", x, y, s, size, colour, anchor, upside_down))
+
+    def circle(self, cx, cy, r, fill=None, stroke=None, width=0.2):
+        self.ops.append(("circle", cx, cy, r, fill, stroke, width))
+
+    def polygon(self, points, fill=None, stroke=None, width=0.2):
+        """A closed polygon through points [(x, y), ...]."""
+        self.ops.append(("polygon", tuple(points), fill, stroke, width))
 
 
 def _grid_slots(card_w, card_h, cols, rows):
@@ -167,10 +175,30 @@ def write_pdf(pages_, path):
 
     c = canvas.Canvas(path, pagesize=(PAGE_W * mm, PAGE_H * mm), invariant=1)
     c.setTitle("Layerlight cards")
+
+    def paint(fill, stroke, width):
+        if fill is not None:
+            c.setFillColorRGB(*[v / 255 for v in fill])
+        if stroke is not None:
+            c.setStrokeColorRGB(*[v / 255 for v in stroke])
+            c.setLineWidth(width * mm)
+        return {"stroke": 1 if stroke is not None else 0, "fill": 1 if fill is not None else 0}
+
     for page in pages_:
         for op in page.ops:
             kind = op[0]
-            if kind == "rect":
+            if kind == "circle":
+                _, cx, cy, r, fill, stroke, width = op
+                c.circle(cx * mm, (PAGE_H - cy) * mm, r * mm, **paint(fill, stroke, width))
+            elif kind == "polygon":
+                _, points, fill, stroke, width = op
+                path_ = c.beginPath()
+                path_.moveTo(points[0][0] * mm, (PAGE_H - points[0][1]) * mm)
+                for x, y in points[1:]:
+                    path_.lineTo(x * mm, (PAGE_H - y) * mm)
+                path_.close()
+                c.drawPath(path_, **paint(fill, stroke, width))
+            elif kind == "rect":
                 _, x, y, w, h, fill, stroke, width = op
                 if fill is not None:
                     c.setFillColorRGB(*[v / 255 for v in fill])
@@ -220,7 +248,15 @@ def render_png(page, dpi):
     draw = ImageDraw.Draw(img)
     for op in page.ops:
         kind = op[0]
-        if kind == "rect":
+        if kind == "circle":
+            _, cx, cy, r, fill, stroke, width = op
+            draw.ellipse([px(cx - r), px(cy - r), px(cx + r) - 1, px(cy + r) - 1], fill=fill,
+                         outline=stroke, width=max(1, px(width)) if stroke is not None else 0)
+        elif kind == "polygon":
+            _, points, fill, stroke, width = op
+            draw.polygon([(px(x), px(y)) for x, y in points], fill=fill,
+                         outline=stroke, width=max(1, px(width)) if stroke is not None else 0)
+        elif kind == "rect":
             _, x, y, w, h, fill, stroke, width = op
             draw.rectangle([px(x), px(y), px(x + w) - 1, px(y + h) - 1], fill=fill,
                            outline=stroke, width=max(1, px(width)) if stroke is not None else 0)
