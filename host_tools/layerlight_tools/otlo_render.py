@@ -93,6 +93,11 @@ def _light(rgb):
     return 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] > 128
 
 
+def hatch_colour(table):
+    """The hatch lines over a table cell: a little darker on a light table, lighter on a dark one."""
+    return _shade(table, -0.3 if _light(table) else 0.3)
+
+
 def stone(page, cx, cy, d, colour):
     """A round gem: the colour, a darker rim and a small shine off the centre
     (the centre keeps the pure colour)."""
@@ -111,16 +116,18 @@ def star(page, cx, cy, r, fill=STAR_FILL, stroke=STAR_EDGE):
 
 
 def hatch(page, x, y, size, colour, step):
-    """45-degree lines across a square cell, inside it."""
-    s = step
+    """45-degree lines across a square cell, inside it (half a step off its centre)."""
+    s = step / 2
     while s < 2 * size:
         page.line(x + min(s, size), y + max(0.0, s - size), x + max(0.0, s - size), y + min(s, size), colour, 0.15)
         s += step
 
 
 def dashed_circle(page, cx, cy, r, colour=INK, dashes=16):
+    """Dashes centred on even angles: the circle mirrored left-right has its dashes in the same places
+    (a hole's ring on the back lies on the front's)."""
     for k in range(dashes):
-        a0 = 2 * math.pi * k / dashes
+        a0 = 2 * math.pi * k / dashes - math.pi / (2 * dashes)
         a1 = a0 + math.pi / dashes
         page.line(cx + r * math.cos(a0), cy + r * math.sin(a0), cx + r * math.cos(a1), cy + r * math.sin(a1),
                   colour, 0.25)
@@ -146,7 +153,6 @@ def card_front(page, deck, ch, x, y):
     page.text(x + CARD_W - 5, y + 10, "#%d" % ch.id, 10, INK, anchor="right")
     left, top, cell = pattern_box(ch, x, y)
     table = deck.colours[0]
-    hatch_colour = _shade(table, -0.3 if _light(table) else 0.3)
     w, h = ch.w, ch.h
 
     def inside(gx, gy):
@@ -160,7 +166,7 @@ def card_front(page, deck, ch, x, y):
                 continue
             if v == otlo_tiles.TABLE:
                 page.rect(cx, cy, cell, cell, fill=table, stroke=GRID_LINE, width=0.1)
-                hatch(page, cx, cy, cell, hatch_colour, cell / 5)
+                hatch(page, cx, cy, cell, hatch_colour(table), cell / 5)
             else:
                 page.rect(cx, cy, cell, cell, fill=TILE_BODY, stroke=GRID_LINE, width=0.1)
                 stone(page, cx + cell / 2, cy + cell / 2, cell * 0.74, deck.colours[v])
