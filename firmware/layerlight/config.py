@@ -41,6 +41,7 @@ def defaults():
         "watchdog_ms": 8000,
         "deck": "decks/default.deck",
         "otlo_deck": "decks/otlo.deck",
+        "otlo_solo_cards": 12,  # OTLO solo: cards in the pile (fewer if the chosen levels hold fewer)
         "round_tiles": [list(t) for t in DEFAULT_ROUND_TILES],
         "coop_white": coop_cards.default("coop_white"),  # CO.OP player cards: lists of three colours
         "coop_black": coop_cards.default("coop_black"),
@@ -79,6 +80,8 @@ def _valid(key, value, default):
         return isinstance(value, int) and 3 <= value <= 600
     if key == "attack_s":
         return isinstance(value, int) and 30 <= value <= 3600
+    if key == "otlo_solo_cards":
+        return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 60
     if key == "watchdog_ms":
         return value is None or (isinstance(value, int) and 1000 <= value <= 8000)
     if key == "tokens":

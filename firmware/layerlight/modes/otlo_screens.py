@@ -1,0 +1,285 @@
+# OTLO Stones screens. Each phase's still picture is drawn once into a cached
+# copy of the frame (keyed by the game's version, the solution step, the card
+# on show) and copied back with one slice; only what moves (blinks, the clock,
+# a card coming up) is drawn on top every frame. Nothing here allocates.
+#
+# A card: its pattern (gems in the deck's colours, `_` table cells dim, cells
+# outside the shape dark), its stars as white dots top left, the cards left in
+# its pile as grey dots top right, and the colour of each seat barred from it
+# on its bottom row. 16x16 and larger: a quadrant per pile (pile 1 top left,
+# 2 top right, 3 bottom left, 4 bottom right); 8x8: one pile at a time.
+
+from layerlight import font, otlo_tiles, screens
+from layerlight.screens import DIM, SEAT_COLOURS, WHITE, Layout
+
+CYCLE_MS = 1500   # 8x8: each pile's top card in turn
+ANIM_MS = 600     # a pile's next card comes up
+STEP_MS = 700     # the solution: one tile more each step
+GREY = 0x606060
+LABELS = ("1", "1-2", "1-3", "2-3", "3")   # the star levels a game can be dealt from
+LOWEST = (1, 1, 1, 2, 3)
+HIGHEST = (1, 2, 3, 3, 3)
+BEST = 0xFFC000
+
+
+class Screen:
+    def __init__(self, deck):
+        self.deck = deck
+        colours = [0] * 16
+        for i in range(1, len(deck.colours)):
+            r, g, b = deck.colours[i]
+            colours[i] = (r << 16) | (g << 8) | b
+        colours[otlo_tiles.TABLE] = DIM
+        self.colours = colours
+        self.grid = bytearray(64)  # the solution as laid so far
+        self.solution_step = -1
+        self.key = -1
+        self.bg = None
+        self.texts = ["", ""]   # solo final: the time and the best, as M:SS (made once, not per frame)
+
+    def set_screen(self, fb):
+        self.bg = bytearray(len(fb.buf))
+        self.key = -1
+        self.layout = Layout(fb.width, fb.height, 8, fb)  # its ring: the solo clock
+        self.q = min(fb.width, fb.height) // 2 if fb.width >= 16 else fb.width
+
+    def solution_tick(self, card, elapsed):
+        """Lay the solution's tiles up to this moment (called from tick: compose allocates)."""
+        n = len(card.solution)
+        step = min((elapsed // STEP_MS) % (n + 1) + 1, n)
+        if step != self.solution_step:
+            self.solution_step = step
+            otlo_tiles.compose(self.deck.tiles, card.solution, card.w, card.h, self.grid,
+                               self.deck.tile_w, self.deck.tile_h, step)
+
+    def cached(self, fb, key):
+        """True (and the frame restored) if the still picture for `key` is in the cache;
+        else the frame is cleared to be drawn, and `done(fb)` keeps it."""
+        key = key * 256 + fb.generation % 256
+        if key == self.key:
+            fb.buf[:] = self.bg
+            return True
+        self.key = key
+        fb.clear()
+        return False
+
+    def done(self, fb):
+        self.bg[:] = fb.buf
+
+    # --- drawing helpers ---------------------------------------------------
+
+    def grid_at(self, fb, grid, w, h, x0, y0, s):
+        colours = self.colours
+        for cy in range(h):
+            for cx in range(w):
+                c = colours[grid[cy * w + cx]]
+                if c:
+                    fb.rect(x0 + cx * s, y0 + cy * s, s, s, c)
+
+    def big(self, fb, grid, w, h):
+        """A pattern as large as the matrix allows, a 1-pixel frame left free."""
+        s = min((fb.width - 2) // w, (fb.height - 2) // h)
+        if s < 1:
+            s = 1
+        self.grid_at(fb, grid, w, h, (fb.width - w * s) // 2, (fb.height - h * s) // 2, s)
+
+    def card(self, fb, card, x0, y0, left, bars):
+        q = self.q
+        w, h = card.w, card.h
+        s = min(q // w, (q - 2) // h)
+        if s >= 1:
+            y = y0 + 1 + (q - 2 - h * s) // 2
+        else:  # no room for the dots' rows: they go on top of the pattern
+            s = 1
+            y = y0 + (q - h) // 2
+        self.grid_at(fb, card.pattern, w, h, x0 + (q - w * s) // 2, y, s)
+        gap = 2 if q >= 16 else 1
+        for i in range(card.stars):
+            fb.pixel(x0 + i * gap, y0, WHITE)
+        for i in range(left):
+            fb.pixel(x0 + q - 1 - i * gap, y0, GREY)
+        for seat in range(4):
+            if bars & (1 << seat):
+                fb.pixel(x0 + seat * 2, y0 + q - 1, SEAT_COLOURS[seat])
+
+    def place_x(self, p):
+        """Left edge of pile p's place (0 on 8x8: one pile at a time)."""
+        return 0 if self.q * 2 > self.layout.width else (p % 2) * self.q
+
+    def place_y(self, p):
+        return 0 if self.q * 2 > self.layout.width else (p // 2) * self.q
+
+    def shown_pile(self, game, now):
+        """8x8: the pile on show (in a claim, the one chosen); larger: -1 (all of them)."""
+        if self.q * 2 <= self.layout.width:
+            return -1
+        if game.phase == "claim":
+            return game.pick
+        n = len(game.piles)
+        for k in range(n):  # cycle through the piles that still have a card
+            p = (now // CYCLE_MS + k) % n
+            if game.piles[p]:
+                return p
+        return 0
+
+    def piles(self, game, fb, now):
+        """Every pile's top card (8x8: one), cached; a pile's next card comes up with a wipe."""
+        shown = self.shown_pile(game, now)
+        if not self.cached(fb, (game.version % 4096) * 8 + shown + 1):
+            for p in range(len(game.piles)):
+                top = game.tops[p]
+                if top is not None and (shown < 0 or shown == p):
+                    self.card(fb, top, self.place_x(p), self.place_y(p), len(game.piles[p]),
+                              game.bars.get(top.id, 0))
+            self.done(fb)
+        t = now - game.anim_from
+        p = game.anim_pile
+        if p >= 0 and t < ANIM_MS and (shown < 0 or shown == p):
+            q = self.q
+            fb.rect(self.place_x(p), self.place_y(p) + t * q // ANIM_MS, q, q - t * q // ANIM_MS, 0)
+
+
+# --- the phases ---------------------------------------------------------------
+
+def draw_join(sc, game, fb, now):
+    fb.clear()
+    screens.join(fb, game.joined, now)
+
+
+def draw_levels(sc, game, fb, now):
+    fb.clear()
+    w, h = fb.width, fb.height
+    i = game.choice
+    colour = WHITE if game.cards_in(i) else DIM
+    lo = LOWEST[i]
+    hi = HIGHEST[i]
+    scale = 2 if w >= 32 else 1
+    y = (h - font.GLYPH_H * scale) // 2
+    if w < 16:  # "1-3" is 11 pixels: two digits and a short dash
+        if lo == hi:
+            font.draw_number(fb, lo, 2, y, colour)
+        else:
+            font.draw_number(fb, lo, 0, y, colour)
+            fb.pixel(3, y + 2, colour)
+            fb.pixel(4, y + 2, colour)
+            font.draw_number(fb, hi, 5, y, colour)
+    else:
+        n = 1 if lo == hi else 3
+        x = (w - (n * font.ADVANCE - 1) * scale) // 2
+        font.draw_number(fb, lo, x, y, colour, 0, scale)
+        if n == 3:
+            font.draw_char(fb, "-", x + font.ADVANCE * scale, y, colour, 0, scale)
+            font.draw_number(fb, hi, x + 2 * font.ADVANCE * scale, y, colour, 0, scale)
+    for k in range(5):  # where this choice sits among the five
+        fb.pixel(w // 2 - 5 + 2 * k, h - 2, WHITE if k == i else DIM)
+
+
+def draw_handicap(sc, game, fb, now):
+    fb.clear()
+    screens.scores(fb, game.seats, game.handicap, now)
+    if fb.width >= 16:
+        font.draw_char(fb, "+", (fb.width - 3) // 2, (fb.height - 5) // 2, DIM * 4)
+
+
+def draw_play(sc, game, fb, now):
+    if game.solo():
+        draw_solo(sc, game, fb, now)
+    else:
+        sc.piles(game, fb, now)
+
+
+def draw_solo(sc, game, fb, now):
+    card = game.tops[0]
+    showing = game.solution_from >= 0 and sc.solution_step >= 0
+    if not sc.cached(fb, (game.version % 4096) * 64 + (sc.solution_step + 2 if showing else 0)):
+        if showing:
+            sc.big(fb, sc.grid, card.w, card.h)
+        else:
+            sc.big(fb, card.pattern, card.w, card.h)
+        for i in range(card.stars):
+            fb.pixel(fb.width // 2 - 2 + 2 * i, fb.height - 1, WHITE)
+        sc.done(fb)
+    # the clock: the ring fills once a minute, like a second hand
+    ring = sc.layout.ring_at
+    lit = (game.elapsed % 60000) * len(ring) // 60000
+    buf = fb.buf
+    scale = fb.scale
+    r = scale[screens.RING >> 16]
+    g = scale[(screens.RING >> 8) & 0xFF]
+    b = scale[screens.RING & 0xFF]
+    for k in range(lit):
+        j = ring[k]
+        buf[j + fb.ro] = r
+        buf[j + fb.go] = g
+        buf[j + fb.bo] = b
+
+
+def draw_claim(sc, game, fb, now):
+    sc.piles(game, fb, now)
+    if (now // 250) % 2:
+        colour = SEAT_COLOURS[game.claimer]
+        x = sc.place_x(game.pick)
+        y = sc.place_y(game.pick)
+        q = sc.q
+        fb.rect(x, y, q, 1, colour)
+        fb.rect(x, y + q - 1, q, 1, colour)
+        fb.rect(x, y, 1, q, colour)
+        fb.rect(x + q - 1, y, 1, q, colour)
+
+
+def draw_verify(sc, game, fb, now):
+    card = game.tops[game.pick]
+    showing = game.solution_from >= 0 and sc.solution_step >= 0
+    if not sc.cached(fb, (game.version % 4096) * 64 + (sc.solution_step + 2 if showing else 0)):
+        sc.big(fb, sc.grid if showing else card.pattern, card.w, card.h)
+        if showing:
+            for k in range(sc.solution_step):  # a dot per tile laid
+                fb.pixel(1 + 2 * k, 0, WHITE)
+        sc.done(fb)
+    if not showing:
+        screens.seat_spotlight(fb, game.claimer, now)
+
+
+def draw_final(sc, game, fb, now):
+    fb.clear()
+    if not game.solo():
+        screens.scores(fb, game.seats, game.scores, now)
+        for s in game.winners():
+            screens.seat_spotlight(fb, s, now)
+        return
+    w = fb.width
+    seat = game.seats[0]
+    solved = len(game.solved[seat])
+    best = BEST if game.new_best and (now // 300) % 2 else screens.RING
+    if w < 16:  # a page at a time: cards solved, the time, the best
+        page = (now // CYCLE_MS) % 3
+        if page == 0:
+            font.draw_number(fb, solved, 0, 1, WHITE)
+        else:
+            text = sc.texts[page - 1]
+            span = font.text_width(text) + w
+            font.draw_scrolling(fb, text, 2, WHITE if page == 1 else best, (now // 90) % span - w)
+        return
+    scale = 2 if w >= 32 else 1
+    step = (font.GLYPH_H + 1) * scale
+    font.draw_number(fb, solved, 0, 0, WHITE, 0, scale)
+    for k in range(2):
+        text = sc.texts[k]
+        width = font.text_width(text, scale)
+        colour = WHITE if k == 0 else best
+        if width <= w:
+            font.draw_text(fb, text, (w - width) // 2, step * (k + 1), colour, 0, scale)
+        else:
+            span = width + w
+            font.draw_scrolling(fb, text, step * (k + 1), colour, (now // 90) % span - w, scale)
+
+
+def clock_text(ms):
+    if not ms:
+        return "-"
+    s = ms // 1000
+    return "%d:%02d" % (s // 60, s % 60)
+
+
+DRAWERS = {"join": draw_join, "levels": draw_levels, "handicap": draw_handicap, "play": draw_play,
+           "claim": draw_claim, "verify": draw_verify, "final": draw_final}
