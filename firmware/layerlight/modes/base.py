@@ -2,7 +2,7 @@
 # it runs in, the shuffled piles of each deck level, the mission on show, the
 # solution animation, and saving to / restoring from a snapshot.
 
-from layerlight import buttons, screens
+from layerlight import buttons, mission_screens, screens
 from layerlight.deck import Mission  # noqa: F401 (named in a type comment; the deck module is loaded anyway)
 from layerlight.screens import Layout
 
@@ -31,7 +31,7 @@ class MissionGame:
         self.last_beep = 0
         self.colours = [screens.BACKGROUND_LED] + [(r << 16) | (g << 8) | b for r, g, b in self.deck.colours[1:]]
         self.layout = None
-        self.solution_show = screens.SolutionShow(self.deck)
+        self.solution_show = mission_screens.SolutionShow(self.deck)
 
     def shuffle_decks(self):
         """A shuffled pile of mission positions for each level."""

@@ -4,7 +4,7 @@
 # mission's level in points, digits = points, S = take 1 point from another
 # player). The shared flow (join, race, verification...) is in table.py.
 
-from layerlight import buttons, screens
+from layerlight import buttons, mission_screens
 from layerlight.modes.table import ROUNDS, TableGame
 
 
@@ -50,7 +50,7 @@ class Mode(TableGame):
         self.next_reward(now)
 
     def draw_round_tile(self, fb, now):
-        screens.round_tile(fb, self.tile, len(self.seats), self.round, now)
+        mission_screens.round_tile(fb, self.tile, len(self.seats), self.round, now)
 
 
 Mode.HANDLERS["round_tile"] = Mode.on_round_tile

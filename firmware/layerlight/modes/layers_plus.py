@@ -8,7 +8,7 @@
 # the correct finishers, in finishing order, hold the highest tokens taken,
 # and the tokens left over go back to the box.
 
-from layerlight import screens
+from layerlight import mission_screens
 from layerlight.modes.table import TableGame
 
 
@@ -58,4 +58,4 @@ class Mode(TableGame):
 
     def draw_race_marks(self, fb):
         # each finisher's dots show the token they took
-        screens.finish_markers(fb, self.finish_order, self.taken_tokens())
+        mission_screens.finish_markers(fb, self.finish_order, self.taken_tokens())

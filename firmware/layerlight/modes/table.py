@@ -13,7 +13,7 @@
 # and taking back the last verdict or steal is "drop it and work the rewards
 # out again". Once A leaves the round's scores, the round is settled.
 
-from layerlight import buttons, screens
+from layerlight import buttons, mission_screens, screens
 from layerlight.modes.base import MissionGame
 
 ROUNDS = 6
@@ -447,7 +447,7 @@ class TableGame(MissionGame):
             screens.first_player(fb, self.first, now)
 
     def draw_choose_deck(self, fb, now):
-        screens.choose_deck(fb, self.level, self.available_levels(), self.first, now)
+        mission_screens.choose_deck(fb, self.level, self.available_levels(), self.first, now)
 
     def draw_race(self, fb, now):
         # Two cached backgrounds, restored with one slice copy (a memcpy): the
@@ -456,7 +456,7 @@ class TableGame(MissionGame):
         key = self.mission.id * 1024 + fb.generation % 1024
         if key != self._pattern_bg_key:
             fb.clear()
-            screens.pattern(fb, self.layout, self.mission.pattern, self.colours)
+            mission_screens.pattern(fb, self.layout, self.mission.pattern, self.colours)
             self._pattern_bg[:] = fb.buf
             self._pattern_bg_key = key
         key = key * 8 + len(self.finish_order)
@@ -472,7 +472,7 @@ class TableGame(MissionGame):
             screens.timer_ring(fb, self.layout, self.timer_left, self.timer_length, now)
 
     def draw_race_marks(self, fb):
-        screens.finish_markers(fb, self.finish_order)
+        mission_screens.finish_markers(fb, self.finish_order)
 
     def draw_verify(self, fb, now):
         if self.solution_from >= 0:
@@ -482,7 +482,7 @@ class TableGame(MissionGame):
             screens.scores(fb, self.seats, self.shown, now)
             screens.seat_spotlight(fb, self.finish_order[len(self.verdicts)], now)
             return
-        screens.pattern(fb, self.layout, self.mission.pattern, self.colours)
+        mission_screens.pattern(fb, self.layout, self.mission.pattern, self.colours)
         seat = self.finish_order[len(self.verdicts)]
         screens.seat_spotlight(fb, seat, now)
 

@@ -12,7 +12,7 @@
 # done goes down, and the mission goes back on top of its pile, so picking that
 # level again shows it again. At the result a best it had made is taken back too.
 
-from layerlight import buttons, font, screens
+from layerlight import buttons, font, mission_screens, screens
 from layerlight.modes.base import MissionGame
 
 RATINGS = ((10, "TRY HARDER!"), (20, "NOT BAD, YOU COULD DO BETTER"), (30, "THAT WAS PRETTY GOOD"),
@@ -260,7 +260,7 @@ class Mode(MissionGame):
     def draw_choose_deck(self, fb, now):
         if self.draw_undone(fb, now):
             return
-        screens.choose_deck(fb, self.level, self.available_levels(), 0, now)
+        mission_screens.choose_deck(fb, self.level, self.available_levels(), 0, now)
         self.draw_clock(fb, now)
 
     def draw_solve(self, fb, now):
@@ -269,7 +269,7 @@ class Mode(MissionGame):
         if self.solution_from >= 0:
             self.draw_solution(fb, now)
         else:
-            screens.pattern(fb, self.layout, self.mission.pattern, self.colours)
+            mission_screens.pattern(fb, self.layout, self.mission.pattern, self.colours)
         self.draw_clock(fb, now)
 
     def draw_result(self, fb, now):

@@ -1,0 +1,133 @@
+# What only the mission games draw (Layers, Layers+, time attack): a mission's
+# pattern, its solution stacking up, the round tile, the deck choice and the
+# finish markers. Kept out of screens.py, which is loaded at boot and stays:
+# the score keepers and OTLO never pay for these in their heap.
+
+from layerlight import font
+from layerlight.screens import DIM, SEAT_COLOURS, SEAT_ROT, WHITE, seat_point, side_bar
+
+
+def pattern(fb, layout, grid, colours):
+    """A mission or stack picture: grid of colour indices, colours[i] the LED colour of index i.
+
+    Drawn after every press of a race (the background is cached in between),
+    so the writes are inlined: one colour lookup per cell, three byte stores per LED.
+    """
+    n = layout.n
+    s = layout.scale
+    x0 = layout.x0
+    y0 = layout.y0
+    buf = fb.buf
+    table = fb.table
+    scale = fb.scale
+    width = fb.width
+    ro = fb.ro
+    go = fb.go
+    bo = fb.bo
+    i = 0
+    for cy in range(n):
+        for cx in range(n):
+            c = colours[grid[i]]
+            i += 1
+            r = scale[c >> 16]
+            g = scale[(c >> 8) & 0xFF]
+            b = scale[c & 0xFF]
+            row = (y0 + cy * s) * width + x0 + cx * s
+            for dy in range(s):
+                for dx in range(s):
+                    j = table[row + dx] * 3
+                    buf[j + ro] = r
+                    buf[j + go] = g
+                    buf[j + bo] = b
+                row += width
+
+
+class SolutionShow:
+    """The solution of a mission stacking up one layer at a time, bottom first,
+    then the whole for a beat, again and again (while B is held)."""
+
+    STEP_MS = 800
+
+    def __init__(self, deck):
+        self.layers = deck.layers
+        self.picture = bytearray(deck.size * deck.size)
+        self.shown = -1  # how many layers the picture holds
+
+    def draw(self, fb, layout, solution, colours, elapsed):
+        count = min((elapsed // self.STEP_MS) % (len(solution) + 1) + 1, len(solution))
+        if count != self.shown:
+            self.shown = count
+            out = self.picture
+            for i in range(len(out)):
+                out[i] = 0
+            for k in range(count):
+                li, o = solution[k]
+                g = self.layers[li].grid(o)
+                for i in range(len(out)):
+                    if g[i]:
+                        out[i] = g[i]
+        pattern(fb, layout, self.picture, colours)
+        for k in range(count):  # a dot per layer on the top row
+            fb.pixel(1 + 2 * k, 0, WHITE)
+
+
+def finish_markers(fb, finish_order, dots=None):
+    """Each finished seat's colour on its side, with its place as white dots (1 dot = 1st),
+    or with dots[place] dots (Layers+: the token taken)."""
+    length = max(3, min(fb.width, fb.height) // 3)
+    inner = fb.width >= 16  # room for the dots just inside the edge
+    for place in range(len(finish_order)):
+        seat = finish_order[place]
+        side_bar(fb, seat, SEAT_COLOURS[seat], length)
+        count = place + 1 if dots is None else dots[place]
+        for d in range(count):
+            if inner:
+                seat_point(fb, seat, d * 2 - count + 1, 1, WHITE)
+            else:
+                seat_point(fb, seat, d - length // 2, 0, WHITE)
+
+
+def reward_glyph(r):
+    if r == "M":
+        return "M"
+    if r == "S":
+        return "<"
+    return "0123456789"[r]
+
+
+def round_tile(fb, tile, places, round_no, now):
+    """The round number on top, the rewards by place below: 'M' = mission level, '<' = take 1 point."""
+    w = fb.width
+    scale = 2 if w >= 32 else 1
+    if w >= 16:
+        font.draw_char(fb, "R", w // 2 - 4 * scale, 1 * scale, DIM * 4, 0, scale)
+        font.draw_number(fb, round_no, w // 2 + 1 * scale, 1 * scale, WHITE, 0, scale)
+        width = (places * font.ADVANCE - 1) * scale
+        x = (w - width) // 2
+        y = fb.height - (font.GLYPH_H + 3) * scale
+        for p in range(places):
+            font.draw_char(fb, reward_glyph(tile[p]), x + p * font.ADVANCE * scale, y, WHITE, 0, scale)
+            # place marker under each reward: p+1 dots
+            for d in range(p + 1):
+                fb.pixel(x + p * font.ADVANCE * scale + d, y + (font.GLYPH_H + 1) * scale, 0xC0C0C0)
+    else:
+        p = (now // 900) % places
+        font.draw_char(fb, reward_glyph(tile[p]), 0, 1, WHITE)
+        for d in range(p + 1):
+            fb.pixel(d * 2, 7, 0xC0C0C0)
+        font.draw_number(fb, round_no, 5, 1, DIM * 4)
+
+
+def choose_deck(fb, level, available, chooser, now):
+    """The level about to be revealed, large; the chooser's side lit; a dot per level still available."""
+    w, h = fb.width, fb.height
+    scale = 2 if w >= 16 else 1
+    if w >= 32:
+        scale = 4
+    gw = font.GLYPH_W * scale
+    gh = font.GLYPH_H * scale
+    font.draw_char(fb, "0123456789"[level], (w - gw) // 2, (h - gh) // 2, WHITE, SEAT_ROT[chooser], scale)
+    side_bar(fb, chooser, SEAT_COLOURS[chooser] if (now // 400) % 2 else DIM, min(w, h) // 2)
+    for k in range(len(available)):
+        lv = available[k]
+        fb.pixel(w // 2 - len(available) + 2 * k, 2 if chooser != 2 else h - 3, WHITE if lv == level else DIM)
