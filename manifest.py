@@ -36,6 +36,8 @@ package(
         "modes/keeper.py",
         "modes/layers.py",
         "modes/layers_plus.py",
+        "modes/otlo.py",
+        "modes/otlo_screens.py",
         "modes/paper_world.py",
         "modes/settings.py",
         "modes/table.py",
