@@ -12,6 +12,7 @@ from PIL import Image, ImageOps
 from layerlight import otlo_tiles as T
 from layerlight.otlo_deck import OtloDeck
 from layerlight_tools import otlo_deckpack, otlo_render, render, simcore
+from layerlight_tools.errors import UserError
 
 R, B, Y, G = 1, 2, 3, 4
 COLOURS = [("R", (209, 73, 91)), ("B", (29, 112, 184)), ("Y", (242, 193, 78)), ("G", (60, 160, 90))]
@@ -222,3 +223,12 @@ def test_tile_ids_on_both_sides(deck, sheets):
     for page in sheets[-2:]:
         labels = [op[3].split()[0] for op in page.ops if op[0] == "text" and op[3].startswith("t")]
         assert sorted(labels) == sorted([t.id for t in TILES] * 2)
+
+
+def test_a_colour_the_deck_does_not_define_is_one_line():
+    bad_tile = [tile("t1", (R, 0, B, 9), (0, B, R, R))] + TILES[1:]
+    with pytest.raises(UserError, match=r"^d: tile t1 front uses colour 9, the deck has 4$"):
+        otlo_render.pages(open_deck(make_set(bad_tile), CHALLENGES[:1]))
+    card = types.SimpleNamespace(**dict(vars(CHALLENGES[0]), pattern=bytes((R, 7)) + CHALLENGES[0].pattern[2:]))
+    with pytest.raises(UserError, match=r"^d: challenge 1 uses colour 7, the deck has 4$"):
+        otlo_render.pages(open_deck(make_set(), [card]))

@@ -18,6 +18,7 @@ import math
 
 from layerlight import otlo_tiles
 from layerlight_tools import render
+from layerlight_tools.errors import UserError
 from layerlight_tools.render import GAP, GRID_LINE, INK, PAGE_H, PAGE_W, PAPER, Page
 
 CARD_W, CARD_H = render.MISSION_W, render.MISSION_H
@@ -194,10 +195,11 @@ def card_front(page, deck, ch, x, y):
 def card_back(page, deck, x, y):
     page.rect(x, y, CARD_W, CARD_H, fill=CARD_BACK)
     page.rect(x + 4, y + 4, CARD_W - 8, CARD_H - 8, stroke=PAPER, width=0.6)
-    for k, colour in enumerate(deck.colours[1:5]):
-        stone(page, x + CARD_W / 2 + (k - 1.5) * 9, y + 36, 7, colour)
-    page.text(x + CARD_W / 2, y + 54, "OTLO", 20, PAPER, anchor="center")
-    page.text(x + CARD_W / 2, y + CARD_H - 9, deck.name, 7, PAPER, anchor="center")
+    gems = deck.colours[1:6]
+    for k, colour in enumerate(gems):
+        stone(page, x + CARD_W / 2 + (k - (len(gems) - 1) / 2) * 9, y + 36, 7, colour)
+    page.text(x + CARD_W / 2, y + 54, deck.name, 16, PAPER, anchor="center")
+    page.text(x + CARD_W / 2, y + 62, "CHALLENGE", 8, PAPER, anchor="center")
 
 
 # --- tiles -----------------------------------------------------------------------
@@ -231,10 +233,25 @@ def tile_side(page, deck, tile, side, x, y, body=TILE_BODY):
 
 # --- sheets ------------------------------------------------------------------------
 
+def _check_colours(deck, challenges):
+    """A colour the deck does not define is one line naming the tile or card (the reader leaves it to us)."""
+    top = len(deck.colours) - 1
+    for t in deck.tiles:
+        for name, grid in (("front", t.front), ("back", t.back)):
+            bad = [v for v in grid if v > top]
+            if bad:
+                raise UserError("%s: tile %s %s uses colour %d, the deck has %d" % (deck.path, t.id, name, bad[0], top))
+    for ch in challenges:
+        bad = [v for v in ch.pattern if top < v != otlo_tiles.TABLE]
+        if bad:
+            raise UserError("%s: challenge %d uses colour %d, the deck has %d" % (deck.path, ch.id, bad[0], top))
+
+
 def pages(deck):
     """Every sheet of an OTLO deck: challenge cards front and back, then tiles front and back."""
     out = []
     challenges = [deck.challenge(i) for i in range(deck.count)]
+    _check_colours(deck, challenges)
     slots = card_slots()
     sheets = (len(challenges) + len(slots) - 1) // len(slots)
     for start in range(0, len(challenges), len(slots)):
