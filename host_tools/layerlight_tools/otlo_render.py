@@ -40,7 +40,7 @@ MAX_PATTERN_CELL = 13.0
 
 def card_slots():
     """Top-left corners of the challenge cards of a sheet (fronts)."""
-    return render._grid_slots(CARD_W, CARD_H, CARD_COLS, CARD_ROWS)
+    return render.grid_slots(CARD_W, CARD_H, CARD_COLS, CARD_ROWS)
 
 
 def tile_size(deck):
@@ -64,7 +64,7 @@ def tile_sheets(deck):
     out = []
     for start in range(0, len(items), per_sheet):
         batch = items[start:start + per_sheet]
-        slots = render._grid_slots(w, h, cols, (len(batch) + cols - 1) // cols)
+        slots = render.grid_slots(w, h, cols, (len(batch) + cols - 1) // cols)
         out.append([(tile, k, slot) for (tile, k), slot in zip(batch, slots)])
     return out
 
@@ -262,7 +262,7 @@ def pages(deck):
         for ch, slot in zip(batch, slots):
             card_front(front, deck, ch, *slot)
             render.cut_marks(front, slot[0], slot[1], CARD_W, CARD_H)
-            bx, by = render._mirror(slot, CARD_W)
+            bx, by = render.mirror_slot(slot, CARD_W)
             card_back(back, deck, bx, by)
             render.cut_marks(back, bx, by, CARD_W, CARD_H)
         out += [front, back]
@@ -274,7 +274,7 @@ def pages(deck):
             body = TILE_BODIES[k % len(TILE_BODIES)]
             tile_side(front, deck, tile, otlo_tiles.FRONT, slot[0], slot[1], body)
             render.cut_marks(front, slot[0], slot[1], w, h)
-            bx, by = render._mirror(slot, w)
+            bx, by = render.mirror_slot(slot, w)
             tile_side(back, deck, tile, otlo_tiles.BACK, bx, by, body)
             render.cut_marks(back, bx, by, w, h)
         out += [front, back]

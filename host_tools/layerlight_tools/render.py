@@ -56,7 +56,7 @@ class Page:
         self.ops.append(("polygon", tuple(points), fill, stroke, width))
 
 
-def _grid_slots(card_w, card_h, cols, rows):
+def grid_slots(card_w, card_h, cols, rows):
     """Top-left corners of the cards of a sheet, centred."""
     total_w = cols * card_w + (cols - 1) * GAP
     total_h = rows * card_h + (rows - 1) * GAP
@@ -65,7 +65,7 @@ def _grid_slots(card_w, card_h, cols, rows):
     return [(x0 + c * (card_w + GAP), y0 + r * (card_h + GAP)) for r in range(rows) for c in range(cols)]
 
 
-def _mirror(slot, w):
+def mirror_slot(slot, w):
     """Where a card's back goes on the back sheet (duplex, long-edge flip)."""
     x, y = slot
     return (PAGE_W - x - w, y)
@@ -136,7 +136,7 @@ def pages(deck):
     """Every sheet of a deck: mission fronts and backs, then layer fronts and backs."""
     out = []
     missions = [deck.mission(i) for i in range(deck.count)]
-    slots = _grid_slots(MISSION_W, MISSION_H, 3, 3)
+    slots = grid_slots(MISSION_W, MISSION_H, 3, 3)
     for start in range(0, len(missions), len(slots)):
         batch = missions[start:start + len(slots)]
         front = Page("missions %d-%d front" % (batch[0].id, batch[-1].id))
@@ -144,11 +144,11 @@ def pages(deck):
         for m, slot in zip(batch, slots):
             mission_front(front, deck, m, *slot)
             cut_marks(front, slot[0], slot[1], MISSION_W, MISSION_H)
-            bx, by = _mirror(slot, MISSION_W)
+            bx, by = mirror_slot(slot, MISSION_W)
             mission_back(back, deck, m, bx, by)
             cut_marks(back, bx, by, MISSION_W, MISSION_H)
         out += [front, back]
-    slots = _grid_slots(LAYER_SIZE, LAYER_SIZE, 2, 3)
+    slots = grid_slots(LAYER_SIZE, LAYER_SIZE, 2, 3)
     for start in range(0, len(deck.layers), len(slots)):
         batch = deck.layers[start:start + len(slots)]
         front = Page("layers front")
@@ -156,7 +156,7 @@ def pages(deck):
         for layer, slot in zip(batch, slots):
             layer_side(front, deck, layer, "front", *slot)
             cut_marks(front, slot[0], slot[1], LAYER_SIZE, LAYER_SIZE)
-            bx, by = _mirror(slot, LAYER_SIZE)
+            bx, by = mirror_slot(slot, LAYER_SIZE)
             layer_side(back, deck, layer, "back", bx, by)
             cut_marks(back, bx, by, LAYER_SIZE, LAYER_SIZE)
         out += [front, back]
