@@ -12,7 +12,8 @@ from layerlight_tools import firmware_files, simcore
 
 
 def device_files(config=None):
-    files = firmware_files.device_files()
+    import otlo_fixture
+    files = otlo_fixture.ensure(firmware_files.device_files())  # an OTLO deck: the shipped one or the test deck
     if config is not None:
         files["layerlight.json"] = json.dumps(config).encode()
     return files
@@ -213,4 +214,49 @@ def paper_world_game():
     return "\n".join(lines) + "\n", "paper-world", 4
 
 
-WHOLE_GAMES = [layers_game, layers_plus_game, time_attack_game, coop_game, paper_world_game]
+def otlo_claim(p, seat, pile, verdict, see_solution=False):
+    """OTLO: `seat` (1-4) calls OTLO!, B until `pile` (1-based) is chosen, A; then the verdict
+    ("A" correct, "B" wrong), holding B first to see the solution if asked."""
+    p.do("press P%d" % seat)
+    assert p.state()["phase"] == "claim", p.state()
+    while p.state()["choice"] != str(pile):
+        p.do("press B")
+    p.do("press A")
+    if see_solution:
+        p.do("hold B 3000")
+    p.do("press " + verdict)
+    p.do("wait 700")  # the pile's next card comes up
+    return p.state()
+
+
+def otlo_may_solve(s, seat):
+    """The piles (1-based) whose top card `seat` may still solve."""
+    return [k + 1 for k, pile in enumerate(s["piles"]) if pile and seat not in s["barred"].get(str(pile[0]), [])]
+
+
+def otlo_game():
+    """A whole 4-seat OTLO game on levels 1-3 with handicaps +1 and -1: claims on every pile,
+    wrong verdicts (barred seats), a refused call, the solution shown, until no card is left."""
+    p = Player("otlo", players=4, seed=5)
+    p.do("press B")
+    p.do("press B")
+    p.do("press A")  # levels 1-3
+    for line in ("press P2", "press P3", "press P3", "press A"):  # P2 +1, P3 -1
+        p.do(line)
+    turn = 0
+    while p.state()["phase"] == "play":
+        s = p.state()
+        seat = s["seats"][turn % 4]
+        piles = otlo_may_solve(s, seat)
+        if not piles:
+            p.do("press P%d" % seat)  # refused: barred from every top card
+        else:
+            otlo_claim(p, seat, piles[turn % len(piles)], "B" if turn % 5 == 1 else "A", turn == 2)
+        turn += 1
+    assert p.state()["phase"] == "final"
+    p.do("wait 2000")
+    p.do("press A")
+    return p.script, "otlo", 4
+
+
+WHOLE_GAMES = [layers_game, layers_plus_game, time_attack_game, coop_game, paper_world_game, otlo_game]

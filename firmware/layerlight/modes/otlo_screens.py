@@ -170,8 +170,9 @@ def draw_levels(sc, game, fb, now):
         if n == 3:
             font.draw_char(fb, "-", x + font.ADVANCE * scale, y, colour, 0, scale)
             font.draw_number(fb, hi, x + 2 * font.ADVANCE * scale, y, colour, 0, scale)
+    gap = 2 if w >= 16 else 1
     for k in range(5):  # where this choice sits among the five
-        fb.pixel(w // 2 - 5 + 2 * k, h - 2, WHITE if k == i else DIM)
+        fb.pixel((w - 4 * gap - 1) // 2 + gap * k, h - 2, WHITE if k == i else DIM)
 
 
 def draw_handicap(sc, game, fb, now):
