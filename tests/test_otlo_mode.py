@@ -79,7 +79,7 @@ def start(players, levels=0, handicaps=(), seed=1, storage=None):
 def test_whole_four_player_game_on_micropython():
     script, game, players = otlo_game()
     out = run_both(script, players, seed=5)
-    assert out[0]["phase"] == "levels" and out[0]["choice"] == "1"  # --game otlo starts in levels
+    assert out[0]["phase"] == "levels" and out[0]["choice"] == "1-2"  # --game otlo starts in levels; B cycles
     play = [s for s in out if s["game"] == "otlo" and s["piles"]]
     first = play[0]
     assert [len(p) for p in first["piles"]] == [4, 4, 4, 4]

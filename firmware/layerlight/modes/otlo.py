@@ -48,7 +48,7 @@ class Mode:
         self.skipped = []           # solo: positions skipped once (a second skip drops the card)
         self.dealt = 0
         self.elapsed = 0            # solo clock, ms
-        self.clock_from = -1
+        self.clock_from = 0         # solo: game time when the clock read 0 (may be negative after a resume)
         self.best_before = 0
         self.new_best = False
         self.ids = {}               # position -> card id, for the cards dealt
@@ -119,7 +119,7 @@ class Mode:
             "claimer": self.claimer + 1 if self.claimer >= 0 else None,
             "barred": barred,
             "handicap": [self.handicap[s] for s in seats],
-            "solved": [self.solved[s] for s in seats],
+            "solved": [list(self.solved[s]) for s in seats],
             "elapsed_ms": self.elapsed if self.solo() and self.phase in ("play", "final") else None,
             "best_ms": self.best_before or None if self.solo() else None,
         }
@@ -168,7 +168,7 @@ class Mode:
             card = self.mission()
             if card is not None:
                 self.screen.solution_tick(card, now - self.solution_from)
-        if self.phase == "play" and self.solo() and self.clock_from >= 0:
+        if self.phase == "play" and self.solo():  # the clock was set by the deal or the resume
             elapsed = now - self.clock_from
             if elapsed // CHECKPOINT_MS != self.elapsed // CHECKPOINT_MS:
                 self.dirty = True
@@ -341,8 +341,15 @@ class Mode:
         return False
 
     def winners(self):
-        best = max(self.scores[s] for s in self.seats)
+        best = self.best_score()
         return [s for s in self.seats if self.scores[s] == best]
+
+    def best_score(self):
+        best = 0
+        for s in self.seats:  # a loop, not max(): the final screen calls this every frame
+            if self.scores[s] > best:
+                best = self.scores[s]
+        return best
 
     def finish(self, now):
         self.phase = "final"

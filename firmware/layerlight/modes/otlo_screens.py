@@ -245,8 +245,10 @@ def draw_final(sc, game, fb, now):
     fb.clear()
     if not game.solo():
         screens.scores(fb, game.seats, game.scores, now)
-        for s in game.winners():
-            screens.seat_spotlight(fb, s, now)
+        best = game.best_score()
+        for s in game.seats:  # the winners (ties share) light up
+            if game.scores[s] == best:
+                screens.seat_spotlight(fb, s, now)
         return
     w = fb.width
     seat = game.seats[0]
