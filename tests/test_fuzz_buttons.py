@@ -25,6 +25,8 @@ def invariants(dev, finished_per_round):
         assert sum(s["colours"].values()) == sum(l["dots"] + l["o"] - l["x"] for l in s["loops"])
     elif s["game"] == "paper-world":
         paper_world_invariants(s)
+    elif s["game"] == "otlo":
+        otlo_invariants(dev, s, finished_per_round)
     else:  # a CO.OP total can go below zero (every X is -1 point), and so can a Paper World final score
         assert all(v >= 0 for v in s["scores"])
     fo = s["finish_order"]
@@ -62,10 +64,52 @@ def paper_world_invariants(s):
         assert s["scores"] == [mine[seat] + bonus[seat] for seat in s["seats"]]
 
 
+def otlo_invariants(dev, s, seen):
+    """Piles only shrink (a solo skip moves a card under its pile); every score is its solved
+    cards' stars plus the handicap, never below 0 per card; a barred seat never scores that card."""
+    deck = dev.game.deck
+    stars = seen.get("otlo stars")
+    if stars is None:
+        stars = seen["otlo stars"] = dict((c.id, c.stars) for c in map(deck.challenge, range(deck.count)))
+    for seat, solved in zip(s["seats"], s["solved"]):
+        for card, seats in s["barred"].items():
+            assert not (seat in seats and int(card) in solved), s
+    expected = [sum(max(0, stars[c] + h) for c in solved) for solved, h in zip(s["solved"], s["handicap"])]
+    assert s["scores"] == expected, s
+    if s["piles"]:  # dealt: from then on the cards left only go down
+        left = sum(len(p) for p in s["piles"])
+        key = ("otlo left", id(dev.game))
+        assert left <= seen.get(key, left), s
+        seen[key] = left
+    cards = [c for p in s["piles"] for c in p] + [c for x in s["solved"] for c in x]
+    assert len(cards) == len(set(cards)), s
+
+
+OTLO_STEP = st.tuples(st.sampled_from(["P1", "P2", "P3", "P4", "A", "A", "B", "B"]), st.sampled_from([60, 60, 700, 2000]))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(OTLO_STEP, min_size=30, max_size=200), st.integers(1, 4), st.integers(0, 2**16))
+def test_otlo_button_storms_keep_the_stars_right(steps, players, seed):
+    """Whole OTLO games mashed button by button: claims, verdicts, skips, holds and pauses."""
+    dev = simcore.make_device(FILES, 16, 16, seed, "otlo", players)
+    sim = simcore.Simulator(dev)
+    seen = {}
+    for n, (button, ms) in enumerate(steps):
+        sim.run_line("press %s" % button if ms == 60 else "hold %s %d" % (button, ms), n + 1)
+        if dev.game is None or dev.where != "game":
+            break
+        otlo_invariants(dev, dev.state(), seen)
+        assert dev.where != "error", dev.hw.logs[-3:]
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(action, min_size=20, max_size=300), st.integers(2, 4), st.integers(0, 2**16),
-       st.sampled_from([None, "layers", "layers-plus", "time-attack", "time-attack-plus", "coop", "paper-world"]))
+       st.sampled_from([None, "layers", "layers-plus", "time-attack", "time-attack-plus", "coop", "paper-world",
+                        "otlo"]))
 def test_random_presses_with_bounce_keep_the_game_sound(actions, players, seed, game):
+    if game == "otlo" and seed % 3 == 0:
+        players = 1  # the solo game too
     dev = simcore.make_device(FILES, 16, 16, seed, game, players)
     sim = simcore.Simulator(dev)
     finished = {}
