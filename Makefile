@@ -44,6 +44,7 @@ bench: $(STAMP) $(NODE_STAMP)
 
 cards: $(STAMP)
 	$(VENV)/bin/layerlight cards build host_tools/sets/default.toml -o firmware/decks/default.deck
+	$(VENV)/bin/layerlight cards build host_tools/sets/otlo.toml -o firmware/decks/otlo.deck
 
 # hardware/: the drawings and tables generated from boards.py, bom.csv and the
 # power model, and the enclosure's preview by Debian's openscad (installed when

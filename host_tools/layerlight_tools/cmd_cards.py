@@ -1,4 +1,10 @@
-"""`layerlight cards`: build, check, export, render and show mission decks."""
+"""`layerlight cards`: build, check, export, render and show mission decks.
+
+Two kinds of deck stand behind the same commands: Layers mission decks and
+OTLO challenge decks. Each command picks its kind once, here: by the set
+file (`kind = "otlo"`) or by the deck file's magic (b"LLOT"); the OTLO work
+is in otlo_cmd_* below and the otlo_* modules.
+"""
 
 import json
 import os
@@ -28,12 +34,22 @@ def _guard(fn, *args, **kw):
         raise UserError(str(e))
 
 
+def _is_otlo_deck(path):
+    from layerlight_tools import otlo_cards
+    return otlo_cards.is_otlo_deck(path)
+
+
 def cmd_cards_build(args):
+    from layerlight_tools import otlo_sets
+    if otlo_sets.is_otlo(args.set):
+        return otlo_cmd_build(args)
     from layerlight_tools import cards, progress, sets
     try:
         layer_set = sets.load(args.set)
     except sets.SetError as e:
         raise UserError(str(e))
+    if args.per_level is None:
+        args.per_level = 60
     if args.per_level < 1 or args.per_level > 2000:
         raise UserError("--per-level must be from 1 to 2000, not %d" % args.per_level)
     if not 2 <= args.max_level <= 5:
@@ -57,6 +73,8 @@ def cmd_cards_build(args):
 
 
 def cmd_cards_check(args):
+    if _is_otlo_deck(args.deck):
+        return otlo_cmd_check(args)
     from layerlight_tools import cards, progress
     with progress.Bars(None) as bars:
         problems = _guard(cards.check, args.deck, bars)
@@ -74,8 +92,17 @@ def cmd_cards_export(args):
     from layerlight_tools import cards, progress
     if not args.json:
         raise UserError("say which format: --json")
+    if _is_otlo_deck(args.deck):
+        from layerlight_tools import otlo_cards
+        with progress.Bars(None) as bars:
+            data = _otlo_guard(otlo_cards.export, args.deck, bars)
+        return _write_json(args, data, "challenges")
     with progress.Bars(None) as bars:
         data = _guard(cards.export, args.deck, bars)
+    return _write_json(args, data, "missions")
+
+
+def _write_json(args, data, items):
     text = json.dumps(data, indent=1) + "\n"
     if args.output in (None, "-"):
         sys.stdout.write(text)
@@ -85,7 +112,7 @@ def cmd_cards_export(args):
                 f.write(text)
         except OSError as e:
             raise UserError("%s: cannot write: %s" % (args.output, e.strerror or e))
-        print("%s: %d missions" % (args.output, len(data["missions"])))
+        print("%s: %d %s" % (args.output, len(data[items]), items))
     return 0
 
 
@@ -93,14 +120,24 @@ def cmd_cards_render(args):
     from layerlight_tools import render
     if not args.output and not args.png:
         raise UserError("say where to: -o cards.pdf and/or --png DIR")
-    d = _open(args.deck)
-    pages = render.pages(d)
+    if _is_otlo_deck(args.deck):
+        try:
+            from layerlight_tools import otlo_render
+        except ImportError:
+            raise UserError("%s: OTLO rendering not available" % args.deck)
+        d = _otlo_open(args.deck)
+        pages = otlo_render.pages(d)
+    else:
+        d = _open(args.deck)
+        pages = render.pages(d)
     if args.output:
         try:
             render.write_pdf(pages, args.output)
         except OSError as e:
             raise UserError("%s: cannot write: %s" % (args.output, e.strerror or e))
-        print("%s: %d pages (%d missions, %d layers, fronts and backs)" % (args.output, len(pages), d.count, len(d.layers)))
+        print("%s: %d pages (%d cards, %d %s, fronts and backs)" % (
+            args.output, len(pages), d.count, len(d.tiles) if d.kind == "otlo" else len(d.layers),
+            "tiles" if d.kind == "otlo" else "layers"))
     if args.png:
         try:
             os.makedirs(args.png, exist_ok=True)
@@ -112,6 +149,8 @@ def cmd_cards_render(args):
 
 
 def cmd_cards_show(args):
+    if _is_otlo_deck(args.deck):
+        return otlo_cmd_show(args)
     from layerlight.solver import Solver
     from layerlight_tools import cards, show
     d = _open(args.deck)
@@ -149,13 +188,88 @@ def cmd_cards_show(args):
     return 0
 
 
+# --- OTLO challenge decks ---------------------------------------------------
+
+def _otlo_open(path):
+    from layerlight import deck as deckfile
+    from layerlight_tools import otlo_cards
+    try:
+        return otlo_cards.open_deck(path)
+    except deckfile.DeckError as e:
+        raise UserError(str(e))
+
+
+def _otlo_guard(fn, *args, **kw):
+    from layerlight import deck as deckfile
+    from layerlight_tools import otlo_cards
+    try:
+        return fn(*args, **kw)
+    except (deckfile.DeckError, otlo_cards.DeckProblem) as e:
+        raise UserError(str(e))
+
+
+def otlo_cmd_build(args):
+    from layerlight_tools import otlo_cards, otlo_sets, progress
+    try:
+        tile_set = otlo_sets.load(args.set)
+    except otlo_sets.OtloSetError as e:
+        raise UserError(str(e))
+    per_level = otlo_cards.PER_LEVEL if args.per_level is None else args.per_level
+    if not 1 <= per_level <= 200:
+        raise UserError("--per-level must be from 1 to 200, not %d" % per_level)
+    t0 = time.monotonic()
+    try:
+        with progress.Bars(None if not args.quiet else False) as bars:
+            challenges = otlo_cards.build(tile_set, per_level, bars)
+    except otlo_cards.BuildError as e:
+        raise UserError("%s: %s" % (args.set, e))
+    try:
+        size = otlo_cards.write(tile_set, challenges, args.output)
+    except (OSError, ValueError) as e:
+        raise UserError("%s: cannot write: %s" % (args.output, getattr(e, "strerror", None) or e))
+    counts = {}
+    for c in challenges:
+        counts[c.stars] = counts.get(c.stars, 0) + 1
+    levels = ", ".join("%d star%s: %d" % (k, "" if k == 1 else "s", v) for k, v in sorted(counts.items()))
+    print("%s: %d challenges (%s), %d bytes, %.1f s" % (args.output, len(challenges), levels, size,
+                                                        time.monotonic() - t0))
+    return 0
+
+
+def otlo_cmd_check(args):
+    from layerlight_tools import otlo_cards, progress
+    with progress.Bars(None) as bars:
+        problems = _otlo_guard(otlo_cards.check, args.deck, bars)
+    for p in problems:
+        print("%s: %s" % (args.deck, p))
+    if problems:
+        return 1
+    d = _otlo_open(args.deck)
+    print("%s: all %d challenges solved again from scratch (solution counts, stored solutions, difficulty)" % (
+        args.deck, d.count))
+    return 0
+
+
+def otlo_cmd_show(args):
+    from layerlight_tools import otlo_cards, otlo_show, show
+    d = _otlo_open(args.deck)
+    found = [c for c in otlo_cards.challenges_of(d) if c.id == args.mission]
+    if not found:
+        raise UserError("%s: no challenge %d (the deck has %d challenges)" % (args.deck, args.mission, d.count))
+    colour = show.use_colour() if args.color == "auto" else args.color == "always"
+    lines, ok = otlo_show.challenge_lines(d, found[0], colour, args.limit)
+    for line in lines:
+        print(line)
+    return 0 if ok else 1
+
+
 def register(sub):
     c = sub.add_parser("cards", help="mission decks: build, check, export, render, show").add_subparsers(
         dest="cards_command", required=True)
     b = c.add_parser("build", help="build a deck from a layer-set file (every stacking of 1-5 layers)")
-    b.add_argument("set", help="layer-set TOML file (shared/spec/layer-sets.md)")
+    b.add_argument("set", help="layer-set or OTLO tile-set TOML file (shared/spec/layer-sets.md, otlo.md)")
     b.add_argument("-o", "--output", required=True, help="deck file to write")
-    b.add_argument("--per-level", type=int, default=60, help="missions per level (default 60)")
+    b.add_argument("--per-level", type=int, help="missions per level (default 60; OTLO: challenges per star level, 24)")
     b.add_argument("--max-level", type=int, default=5, help="deepest level, 2-5 (default 5)")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     b.set_defaults(func=cmd_cards_build)
@@ -175,7 +289,7 @@ def register(sub):
     r.set_defaults(func=cmd_cards_render)
     s = c.add_parser("show", help="one mission in colour in the terminal, with its solutions")
     s.add_argument("deck")
-    s.add_argument("mission", type=int, help="mission id")
+    s.add_argument("mission", type=int, help="mission (or OTLO challenge) id")
     s.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     s.add_argument("--limit", type=int, default=40, help="list at most this many solutions (0: all)")
     s.set_defaults(func=cmd_cards_show)
