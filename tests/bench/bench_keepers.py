@@ -7,11 +7,21 @@ the seed it was made with).
 
 from bench_device import FRAME_TARGET_MS, MOUNTS, RP2040_MS_PER_ITERATION
 from mpy import run_micropython
+import otlo_fixture
 import scenario_lib
+
+
+def otlo_solo_game():
+    """OTLO solo: levels 1-3, the solution held up on a card, a skip, every card solved (the clock ring runs)."""
+    lines = ["press B", "press B", "press A", "wait 1500", "hold B 3000", "press B"]
+    lines += ["wait 2500", "press A"] * 12 + ["wait 2000", "press A"]
+    return "\n".join(lines) + "\n", "otlo", 1
 
 KEEPERS = [
     (scenario_lib.coop_game, 1),
     (scenario_lib.paper_world_game, 1),
+    (scenario_lib.otlo_game, 5),  # OTLO is no score keeper, but it is measured the same way
+    (otlo_solo_game, 1),
 ]
 # the targets: no frame over FRAME_TARGET_MS, no peak above Layers' (its whole game, played with its seed)
 REFERENCE = (scenario_lib.layers_game, 11)
@@ -24,7 +34,7 @@ def measure(make, seed):
     rp2040_ms = RP2040_MS_PER_ITERATION * CALIBRATION
     res = run_micropython("tests/wasm/keeper_bench_entry.py",
                           args=[game, str(players), str(seed), str(REPS), str(CALIBRATION), str(rp2040_ms)],
-                          mounts=MOUNTS, stdin=script, loop="LOOP_DONE = bench_step()")
+                          mounts=MOUNTS + otlo_fixture.mounts(), stdin=script, loop="LOOP_DONE = bench_step()")
     if res.returncode != 0:
         raise SystemExit("bench_keepers failed on %s:\n%s" % (game, res.stderr))
     f = {"game": game, "players": players, "phases": []}

@@ -11,6 +11,7 @@ RAM is the game's data alone.
 import tempfile
 
 from mpy import compile_firmware, mpy_cross, run_micropython
+import otlo_fixture
 import scenario_lib
 
 MPY_TARGET = 64 * 1024     # every mode, as .mpy files on a stock Pico build
@@ -26,7 +27,7 @@ def run(tmp, games):
     for make in games:
         script, game, players = make()
         stdin += "== %s %d\n%s\n" % (game, players, script)
-    res = run_micropython("tests/wasm/memory_entry.py", mounts=MOUNTS, stdin=stdin, mpy_dir=tmp,
+    res = run_micropython("tests/wasm/memory_entry.py", mounts=MOUNTS + otlo_fixture.mounts(), stdin=stdin, mpy_dir=tmp,
                           heap=HEAP, loop="LOOP_DONE = bench_step()")
     if res.returncode != 0:
         raise SystemExit("bench_memory failed:\n" + res.stderr)

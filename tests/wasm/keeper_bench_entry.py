@@ -50,6 +50,8 @@ def forget(game):
     """Make the next frame a first one: the mode's cached screen parts are stale."""
     if KEEPER:
         game.look += 1  # the score keepers
+    elif hasattr(game, "screen"):
+        game.screen.key = -1  # OTLO: its screen cache
     else:
         game._race_bg_key = game._pattern_bg_key = -1  # the race games
 

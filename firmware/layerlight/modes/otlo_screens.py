@@ -43,6 +43,14 @@ class Screen:
         self.layout = Layout(fb.width, fb.height, 8, fb)  # its ring: the solo clock
         self.q = min(fb.width, fb.height) // 2 if fb.width >= 16 else fb.width
 
+    def scrolls(self):
+        """Solo final: True when a line scrolls (8x8 always: its pages), so it is drawn every frame."""
+        w = self.layout.width
+        if w < 16:
+            return True
+        scale = 2 if w >= 32 else 1
+        return font.text_width(self.texts[0], scale) > w or font.text_width(self.texts[1], scale) > w
+
     def solution_tick(self, card, elapsed):
         """Lay the solution's tiles up to this moment (called from tick: compose allocates)."""
         n = len(card.solution)
@@ -69,12 +77,34 @@ class Screen:
     # --- drawing helpers ---------------------------------------------------
 
     def grid_at(self, fb, grid, w, h, x0, y0, s):
+        """A pattern's cells as s x s blocks from (x0, y0); cells outside the shape stay dark.
+        The writes are inlined (one colour lookup per cell), as in screens.pattern."""
         colours = self.colours
+        buf = fb.buf
+        table = fb.table
+        scale = fb.scale
+        width = fb.width
+        ro = fb.ro
+        go = fb.go
+        bo = fb.bo
+        i = 0
         for cy in range(h):
             for cx in range(w):
-                c = colours[grid[cy * w + cx]]
-                if c:
-                    fb.rect(x0 + cx * s, y0 + cy * s, s, s, c)
+                c = colours[grid[i]]
+                i += 1
+                if not c:
+                    continue
+                r = scale[c >> 16]
+                g = scale[(c >> 8) & 0xFF]
+                b = scale[c & 0xFF]
+                row = (y0 + cy * s) * width + x0 + cx * s
+                for dy in range(s):
+                    for dx in range(s):
+                        j = table[row + dx] * 3
+                        buf[j + ro] = r
+                        buf[j + go] = g
+                        buf[j + bo] = b
+                    row += width
 
     def big(self, fb, grid, w, h):
         """A pattern as large as the matrix allows, a 1-pixel frame left free."""
@@ -141,13 +171,26 @@ class Screen:
 
 # --- the phases ---------------------------------------------------------------
 
+def still(sc, game, fb, now, period):
+    """True if this still screen (it changes only with the game or every `period` ms: blinks,
+    pages) is in the cache and restored; else it is to be drawn (then cached by draw())."""
+    return sc.cached(fb, (game.version % 4096) * 64 + (now // period) % 64)
+
+
 def draw_join(sc, game, fb, now):
-    fb.clear()
-    screens.join(fb, game.joined, now)
+    if not still(sc, game, fb, now, 350):
+        screens.join(fb, game.joined, now)
+        sc.done(fb)
 
 
 def draw_levels(sc, game, fb, now):
-    fb.clear()
+    if still(sc, game, fb, now, 1 << 20):
+        return
+    draw_levels_now(sc, game, fb)
+    sc.done(fb)
+
+
+def draw_levels_now(sc, game, fb):
     w, h = fb.width, fb.height
     i = game.choice
     colour = WHITE if game.cards_in(i) else DIM
@@ -176,10 +219,12 @@ def draw_levels(sc, game, fb, now):
 
 
 def draw_handicap(sc, game, fb, now):
-    fb.clear()
+    if still(sc, game, fb, now, 1200):  # 8x8: a seat at a time
+        return
     screens.scores(fb, game.seats, game.handicap, now)
     if fb.width >= 16:
         font.draw_char(fb, "+", (fb.width - 3) // 2, (fb.height - 5) // 2, DIM * 4)
+    sc.done(fb)
 
 
 def draw_play(sc, game, fb, now):
@@ -242,7 +287,18 @@ def draw_verify(sc, game, fb, now):
 
 
 def draw_final(sc, game, fb, now):
-    fb.clear()
+    if not game.solo() or not sc.scrolls():
+        # a still screen but for the blinks (300 ms) and 8x8's seat pages (1200 ms)
+        if still(sc, game, fb, now, 300):
+            return
+        draw_final_now(sc, game, fb, now)
+        sc.done(fb)
+    else:
+        fb.clear()
+        draw_final_now(sc, game, fb, now)
+
+
+def draw_final_now(sc, game, fb, now):
     if not game.solo():
         screens.scores(fb, game.seats, game.scores, now)
         best = game.best_score()
