@@ -126,7 +126,7 @@ def choose_deck(fb, level, available, chooser, now):
         scale = 4
     gw = font.GLYPH_W * scale
     gh = font.GLYPH_H * scale
-    font.draw_char(fb, "0123456789"[level], (w - gw) // 2, (h - gh) // 2, WHITE, SEAT_ROT[chooser], scale)
+    font.draw_char(fb, 48 + level, (w - gw) // 2, (h - gh) // 2, WHITE, SEAT_ROT[chooser], scale)
     side_bar(fb, chooser, SEAT_COLOURS[chooser] if (now // 400) % 2 else DIM, min(w, h) // 2)
     for k in range(len(available)):
         lv = available[k]

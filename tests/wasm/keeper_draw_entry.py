@@ -1,4 +1,4 @@
-# Plays a score keeper's script on the real MicroPython (WebAssembly) and,
+# Plays any mode's script (first written for the score keepers) on the real MicroPython (WebAssembly) and,
 # after every line, draws the screen a few times under micropython.heap_lock:
 # drawing must allocate nothing, whatever the phase. Prints one line per
 # script line that allocated ("alloc LINE PHASE"), then "done FRAMES".

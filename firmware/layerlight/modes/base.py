@@ -25,6 +25,8 @@ class MissionGame:
         self.mission = None  # type: Mission | None
         self.mission_ref = None     # [level, position in that level] of the mission on show
         self.piles = {}
+        self.offered = []           # available_levels(), kept for the screens
+        self.offered_mask = 0
         self.since = 0
         self.solution_from = -1     # when B was held to show the solution (-1: not shown)
         self.resume_left = None     # time left on a timer when a saved game comes back
@@ -41,10 +43,28 @@ class MissionGame:
             self.piles[str(level)] = order  # str keys: the snapshot goes through JSON
 
     def available_levels(self):
-        """The levels that still have missions to reveal (before the shuffle: those in the deck)."""
-        if not self.piles:
-            return [lv for lv in self.levels if self.deck.level_count(lv) > 0]
-        return [lv for lv in self.levels if self.piles.get(str(lv))]
+        """The levels that still have missions to reveal (before the shuffle: those in the deck).
+
+        The deck choice draws this every frame, and drawing must not allocate:
+        the list is made again only when the set of levels left changes."""
+        mask = 0
+        if self.piles:
+            for key in self.piles:
+                if self.piles[key]:
+                    mask |= 1 << int(key)
+        else:
+            for lv in self.levels:
+                if self.deck.level_count(lv) > 0:
+                    mask |= 1 << lv
+        if mask != self.offered_mask:
+            # a loop, not a comprehension: one would close over `mask`, and
+            # MicroPython puts a closed-over variable in a heap cell at every call
+            self.offered_mask = mask
+            self.offered = []
+            for lv in self.levels:
+                if (mask >> lv) & 1:
+                    self.offered.append(lv)
+        return self.offered
 
     def draw_mission(self, level):
         """The next mission of a level's pile. A level whose pile runs out is no longer

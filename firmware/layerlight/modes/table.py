@@ -499,8 +499,12 @@ class TableGame(MissionGame):
 
     def draw_final(self, fb, now):
         screens.scores(fb, self.seats, self.scores, now)
-        for s in self.winners():
-            screens.seat_spotlight(fb, s, now)
+        best = self.scores[self.seats[0]]
+        for s in self.seats:  # winners() without its list: drawing must not allocate
+            best = max(best, self.scores[s])
+        for s in self.seats:
+            if self.scores[s] == best:
+                screens.seat_spotlight(fb, s, now)
 
 
 # Phase -> handler and phase -> screen, looked up without allocating.
