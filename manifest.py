@@ -54,6 +54,7 @@ package(
         "sound.py",
         "start.py",
         "storage.py",
+        "strip_map.py",
     ),
     base_path="firmware",
 )

@@ -5,7 +5,7 @@ import struct
 
 import pytest
 
-from layerlight import config, display, geometry
+from layerlight import config, display, geometry, strip_map
 from layerlight.deck import Deck, DeckError
 from layerlight.solver import Solver
 from layerlight_tools import cards, sets, simcore
@@ -139,26 +139,26 @@ def test_device_with_a_corrupt_deck_shows_the_error_glyph_and_keeps_running():
 # --- LED wiring and brightness ---------------------------------------------
 
 def test_serpentine_rows_alternate_direction():
-    t = display.pixel_map(4, 3, "serpentine", "top-left")
+    t = strip_map.pixel_map(4, 3, "serpentine", "top-left")
     assert list(t) == [0, 1, 2, 3, 7, 6, 5, 4, 8, 9, 10, 11]
 
 
 def test_progressive_from_bottom_right():
-    t = display.pixel_map(3, 2, "progressive", "bottom-right")
+    t = strip_map.pixel_map(3, 2, "progressive", "bottom-right")
     # physical row 0 is the bottom row, starting at the right
     assert list(t) == [5, 4, 3, 2, 1, 0]
 
 
 def test_rotation_and_flip_move_pixel_zero():
-    t = display.pixel_map(4, 4, "progressive", "top-left", rotation=90)
+    t = strip_map.pixel_map(4, 4, "progressive", "top-left", rotation=90)
     assert sorted(t) == list(range(16))
     assert t[0] != 0
-    f = display.pixel_map(4, 4, "progressive", "top-left", flip_x=True)
+    f = strip_map.pixel_map(4, 4, "progressive", "top-left", flip_x=True)
     assert f[0] == 3
 
 
 def test_brightness_cap_scales_every_channel():
-    fb = display.FrameBuffer(2, 1, display.pixel_map(2, 1, "progressive", "top-right"), 0.25, "GRB")
+    fb = display.FrameBuffer(2, 1, strip_map.pixel_map(2, 1, "progressive", "top-right"), 0.25, "GRB")
     fb.pixel(0, 0, 0xFF8000)
     # logical (0, 0) is strip pixel 1 when the strip starts at the right; GRB order
     assert list(fb.buf) == [0, 0, 0, 32, 64, 0]

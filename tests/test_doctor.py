@@ -15,7 +15,8 @@ import pytest
 
 from layerlight import selftest
 from layerlight.config import defaults
-from layerlight.display import FrameBuffer, config_map, pixel_map
+from layerlight.display import FrameBuffer
+from layerlight.strip_map import config_map, pixel_map
 from layerlight_tools import doctor, flash, simcore
 from layerlight_tools.errors import UserError
 from wasm.pty_device import PtyDevice

@@ -245,14 +245,14 @@ def test_assembly_guide_covers_the_pitfalls():
 # --- the 32x32 build from panels ----------------------------------------------------
 
 def test_the_32x32_example_config_loads_clean_and_uses_every_led():
-    from layerlight import config, display
+    from layerlight import config, display, strip_map
     from layerlight_tools import simcore
     logs = []
     storage = simcore.MemoryStorage({"layerlight.json": json.dumps(hwdocs.EXAMPLE_32).encode()})
     cfg = config.load(storage, logs.append)
     assert logs == []
     assert cfg["panels"] == hwdocs.EXAMPLE_32["panels"] and cfg["brightness"] == 0.25
-    assert sorted(display.config_map(cfg)) == list(range(1024))
+    assert sorted(strip_map.config_map(cfg)) == list(range(1024))
     # the example is the one the document shows
     assert json.loads(read("32x32.md").split("<!-- generated: panel-config -->\n```json\n")[1].split("```")[0]) \
         == hwdocs.EXAMPLE_32

@@ -3,7 +3,7 @@
 Each physical panel is described by where its first LED (DIN) is, the way its
 first row runs and the way the next rows follow; walking the data chain LED
 by LED then says which logical pixel each strip index lights. That walk
-knows nothing of display.pixel_map's origins and rotations, so it checks
+knows nothing of strip_map.pixel_map's origins and rotations, so it checks
 what those settings mean, not how they are computed.
 """
 
@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from layerlight import config, display
+from layerlight import config, display, strip_map
 from layerlight_tools import simcore
 from mpy import run_micropython
 
@@ -50,7 +50,7 @@ def walk_chain(chain, seen, pw=16, ph=16, across=2):
 
 
 def test_odd_chain_turned_panels_light_where_the_walk_says():
-    table = display.pixel_map(32, 32, panels=ODD)
+    table = strip_map.pixel_map(32, 32, panels=ODD)
     assert sorted(table) == list(range(1024)), "every LED used exactly once"
     lit = walk_chain(ODD["chain"], ODD_SEEN)
     assert sorted(lit.values()) == [(x, y) for x in range(32) for y in range(32)]
@@ -78,7 +78,7 @@ def test_what_each_panel_rotation_means(rotation, first, row, step, origin, mirr
         first, row, step = a, (b[0] - a[0], b[1] - a[1]), (c[0] - a[0], c[1] - a[1])
     panels = {"size": [16, 16], "across": 1, "down": 1, "origin": origin, "rotation": rotation,
               "layout": "progressive"}
-    table = display.pixel_map(16, 16, panels=panels)
+    table = strip_map.pixel_map(16, 16, panels=panels)
     lit = walk_chain([0], {0: (first, row, step, False)}, across=1)
     assert all(table[y * 16 + x] == i for i, (x, y) in lit.items())
 
@@ -86,16 +86,16 @@ def test_what_each_panel_rotation_means(rotation, first, row, step, origin, mirr
 def test_one_panel_is_the_single_matrix_map():
     for layout in ("serpentine", "progressive"):
         for origin in ("top-left", "bottom-right"):
-            single = display.pixel_map(16, 16, layout, origin, 90, True, False)
-            one = display.pixel_map(16, 16, layout, origin, 90, True, False,
+            single = strip_map.pixel_map(16, 16, layout, origin, 90, True, False)
+            one = strip_map.pixel_map(16, 16, layout, origin, 90, True, False,
                                     {"size": [16, 16], "across": 1, "down": 1})
             assert list(one) == list(single)
 
 
 def test_whole_matrix_rotation_turns_the_tiled_picture():
-    base = display.pixel_map(32, 32, panels=ODD)
-    turned = display.pixel_map(32, 32, rotation=180, panels=ODD)
-    mirrored = display.pixel_map(32, 32, flip_x=True, panels=ODD)
+    base = strip_map.pixel_map(32, 32, panels=ODD)
+    turned = strip_map.pixel_map(32, 32, rotation=180, panels=ODD)
+    mirrored = strip_map.pixel_map(32, 32, flip_x=True, panels=ODD)
     for y in range(32):
         for x in range(32):
             assert turned[y * 32 + x] == base[(31 - y) * 32 + 31 - x]
@@ -105,7 +105,7 @@ def test_whole_matrix_rotation_turns_the_tiled_picture():
 def test_wide_strip_of_panels_and_the_default_chain():
     """Three 8x8 panels in a row, chained left to right (the default chain), rows all one way."""
     panels = {"size": [8, 8], "across": 3, "down": 1, "layout": "progressive"}
-    table = display.pixel_map(24, 8, panels=panels)
+    table = strip_map.pixel_map(24, 8, panels=panels)
     assert table[0] == 0 and table[8] == 64 and table[16] == 128
     assert table[24] == 8 and table[24 + 8] == 72  # the second row of each panel follows its first
     assert sorted(table) == list(range(192))
@@ -113,12 +113,12 @@ def test_wide_strip_of_panels_and_the_default_chain():
 
 def test_panels_not_filling_the_matrix_are_an_error():
     with pytest.raises(ValueError) as e:
-        display.config_map(dict(config.defaults(), panels=ODD))  # 16x16 by default
+        strip_map.config_map(dict(config.defaults(), panels=ODD))  # 16x16 by default
     assert str(e.value) == "config: panels: 2 x 2 panels of 16x16 are not 16x16"
 
 
 def test_framebuffer_on_panels_writes_the_chained_led():
-    fb = display.FrameBuffer(32, 32, display.pixel_map(32, 32, panels=ODD), 1.0, "RGB")
+    fb = display.FrameBuffer(32, 32, strip_map.pixel_map(32, 32, panels=ODD), 1.0, "RGB")
     fb.pixel(16, 16, 0x102030)   # top-left of the bottom-right panel: LED 0
     fb.pixel(31, 0, 0x0000FF)    # top-right corner of the top-right panel
     assert bytes(fb.buf[:3]) == b"\x10\x20\x30"
@@ -139,10 +139,10 @@ def load(data):
 def test_a_good_panels_setting_is_kept_and_the_default_is_one_matrix():
     cfg, logs = load({"width": 32, "height": 32, "supply_ma": 10000, "panels": ODD})
     assert cfg["panels"] == ODD and logs == []
-    assert list(display.config_map(cfg)) == list(display.pixel_map(32, 32, panels=ODD))
+    assert list(strip_map.config_map(cfg)) == list(strip_map.pixel_map(32, 32, panels=ODD))
     cfg, logs = load({})
     assert cfg["panels"] is None
-    assert list(display.config_map(cfg)) == list(display.pixel_map(16, 16))
+    assert list(strip_map.config_map(cfg)) == list(strip_map.pixel_map(16, 16))
 
 
 @pytest.mark.parametrize("panels, problem", [
@@ -168,7 +168,7 @@ def test_a_bad_panels_setting_is_one_line_and_ignored(panels, problem):
     cfg, logs = load({"width": 32, "height": 32, "supply_ma": 10000, "panels": panels})
     assert cfg["panels"] is None and cfg["width"] == 32
     assert logs == ["config: bad value for 'panels' ignored (%s), the matrix is mapped as one panel" % problem]
-    display.config_map(cfg)  # the device still opens its matrix
+    strip_map.config_map(cfg)  # the device still opens its matrix
 
 
 def test_only_square_panels_turn_a_quarter():
@@ -181,7 +181,7 @@ def test_only_square_panels_turn_a_quarter():
 
 ENTRY = """\
 import json
-from layerlight import config, display
+from layerlight import config, display, strip_map
 
 
 class Storage:
@@ -192,7 +192,7 @@ class Storage:
 logs = []
 cfg = config.load(Storage(), logs.append)
 print(json.dumps(logs))
-print(json.dumps(list(display.config_map(cfg))))
+print(json.dumps(list(strip_map.config_map(cfg))))
 """
 
 
@@ -207,12 +207,12 @@ def test_micropython_maps_the_panels_like_cpython(tmp_path):
         logs, table = [json.loads(line) for line in res.stdout.splitlines()]
         cfg, expected_logs = load(data)
         assert logs == expected_logs
-        assert table == list(display.config_map(cfg))
+        assert table == list(strip_map.config_map(cfg))
 
 
 DRAW_ENTRY = """\
 import micropython
-from layerlight import display
+from layerlight import display, strip_map
 
 P = %r
 
@@ -224,7 +224,7 @@ def draw(fb):
     fb.rect(3, 5, 20, 9, 0xFF0000)
 
 
-fb = display.FrameBuffer(32, 32, display.pixel_map(32, 32, panels=P), 0.25, "GRB")
+fb = display.FrameBuffer(32, 32, strip_map.pixel_map(32, 32, panels=P), 0.25, "GRB")
 allocates = "no"
 micropython.heap_lock()  # any allocation from here on raises MemoryError
 try:

@@ -70,12 +70,13 @@ class Device:
         self.saved = None         # a game saved on flash that can be resumed
         self.load_deck(cfg["deck"])
         self.saved = self._saved_game()
-        # What boot needed once (the settings menu's keys, the deck readers) is
+        # What boot needed once (the settings menu's keys, the deck readers,
+        # the strip map the hardware layer made its table with) is
         # let go: loaded from .mpy files, bytecode is heap, and each mode loads
         # what it uses when it starts.
         self.decks.clear()
         forget_modules(("layerlight.modes.settings", "layerlight.deck", "layerlight.geometry",
-                        "layerlight.otlo_deck"))
+                        "layerlight.otlo_deck", "layerlight.strip_map"))
         import sys
         self.boot_modules = list(sys.modules)  # what stays loaded whatever mode runs
 

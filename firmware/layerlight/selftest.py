@@ -7,7 +7,8 @@ import gc
 import os
 
 from layerlight import config
-from layerlight.display import FrameBuffer, pixel_map
+from layerlight.display import FrameBuffer
+from layerlight.strip_map import pixel_map
 from layerlight.hardware import open_hardware
 from layerlight.storage import FileStorage
 

@@ -136,7 +136,7 @@ def orientation_fix(wiring, w, h, green_edge, blue_edge):
     one shows D^-1(p). Returns {key: value} of the settings to change ({} if
     nothing), or None if no setting can do it.
     """
-    from layerlight.display import pixel_map
+    from layerlight.strip_map import pixel_map
 
     top = [(x, 0) for x in range(w)]
     left = [(0, y) for y in range(h)]
@@ -213,7 +213,7 @@ def panel_names(across, down):
 def full_panels(wiring):
     """The panels setting with every default written out: chain, and a list by position for layout,
     origin and rotation (falling back to the layout and origin settings, rotation 0)."""
-    from layerlight.display import per_panel
+    from layerlight.strip_map import per_panel
 
     p = wiring["panels"]
     count = p["across"] * p["down"]
@@ -238,7 +238,7 @@ def compact_panels(full, wiring):
 
 def _panel_wirings(pw, ph):
     """Every (layout, origin, rotation) a panel can have, with its pixel table as a list."""
-    from layerlight.display import pixel_map
+    from layerlight.strip_map import pixel_map
 
     out = []
     for layout in ("serpentine", "progressive"):
@@ -260,7 +260,7 @@ def panels_fix(wiring, w, h, wanted):
     Returns {key: value} to change ({} if nothing; "panels" is the whole new
     setting), or None if no setting makes it.
     """
-    from layerlight.display import mounted
+    from layerlight.strip_map import mounted
 
     p = full_panels(wiring)
     pw, ph = p["size"]
@@ -517,7 +517,7 @@ def check_panels(session, ui, f, wiring, w, h):
     the mounting of the whole matrix), which are tried on the board and
     confirmed by the person.
     """
-    from layerlight.display import config_map
+    from layerlight.strip_map import config_map
 
     before = dict(wiring)
     p = full_panels(wiring)

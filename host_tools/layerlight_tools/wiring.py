@@ -305,10 +305,10 @@ def panels_svg(example):
     """How the panels of a tiled matrix are chained and fed, as an SVG document (text).
 
     The strip order is read from the firmware's pixel map for the example's
-    settings (display.pixel_map), so the picture shows what those settings
+    settings (strip_map.pixel_map), so the picture shows what those settings
     mean: where each panel's data comes in and goes out, and how its LEDs run.
     """
-    from layerlight.display import pixel_map
+    from layerlight.strip_map import pixel_map
 
     p = example["panels"]
     w, h = example["width"], example["height"]

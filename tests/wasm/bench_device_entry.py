@@ -36,7 +36,7 @@ def boot(seed):
 
 
 def frame_figures():
-    from layerlight import display
+    from layerlight import display, strip_map
     dev = boot(11)
     dev.start_game("layers", [0, 1, 2, 3], 0)
     sim = simcore.Simulator(dev)
@@ -47,7 +47,7 @@ def frame_figures():
         sim.run_line(line, n)
     game = dev.game
     # the frame buffer of a real matrix: serpentine wiring, GRB, brightness cap
-    fb = display.FrameBuffer(16, 16, display.pixel_map(16, 16), 0.25, "GRB")
+    fb = display.FrameBuffer(16, 16, strip_map.pixel_map(16, 16), 0.25, "GRB")
     game.set_screen(fb)
     strip = bytearray(16 * 16 * 3)  # the NeoPixel driver's buffer: show() copies into it
     now = sim.t

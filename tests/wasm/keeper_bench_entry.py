@@ -86,10 +86,10 @@ def timed(game, fb, strip, now, fresh):
 
 
 def frame_figures():
-    from layerlight import display
+    from layerlight import display, strip_map
 
     def wired(hw):
-        return display.FrameBuffer(16, 16, display.pixel_map(16, 16), 0.25, "GRB")
+        return display.FrameBuffer(16, 16, strip_map.pixel_map(16, 16), 0.25, "GRB")
     simcore.SimHardware.framebuffer = wired  # the device draws into a real matrix's buffer
     global KEEPER
     dev = boot(SEED)

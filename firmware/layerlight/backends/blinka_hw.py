@@ -14,7 +14,8 @@ import digitalio
 import neopixel
 
 from layerlight.boards import BUTTON_NAMES
-from layerlight.display import FrameBuffer, config_map
+from layerlight.display import FrameBuffer
+from layerlight.strip_map import config_map
 from layerlight.storage import FileStorage
 
 MIN_TONE_HZ = 10

@@ -16,7 +16,8 @@ import machine
 import neopixel
 
 from layerlight.boards import BUTTON_NAMES
-from layerlight.display import FrameBuffer, config_map
+from layerlight.display import FrameBuffer
+from layerlight.strip_map import config_map
 from layerlight.storage import FileStorage
 
 # rp2's PWM cannot go below ~8 Hz (~7.5 Hz at 125 MHz, ~9 Hz at 150 MHz);
