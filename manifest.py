@@ -25,6 +25,7 @@ package(
         "coop_cards.py",
         "crc.py",
         "deck.py",
+        "deckfile.py",
         "display.py",
         "font.py",
         "geometry.py",

@@ -76,7 +76,7 @@ class Device:
         # what it uses when it starts.
         self.decks.clear()
         forget_modules(("layerlight.modes.settings", "layerlight.deck", "layerlight.geometry",
-                        "layerlight.otlo_deck", "layerlight.strip_map"))
+                        "layerlight.deckfile", "layerlight.otlo_deck", "layerlight.strip_map"))
         import sys
         self.boot_modules = list(sys.modules)  # what stays loaded whatever mode runs
 
@@ -184,7 +184,7 @@ class Device:
         deck = self.decks.get(kind)
         if deck is not None:
             return deck
-        from layerlight.deck import DeckError
+        from layerlight.deckfile import DeckError
         try:
             if kind == "layers":
                 if self.deck_path is None:

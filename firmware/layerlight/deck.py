@@ -26,61 +26,15 @@ MAGIC = b"LLDK"
 VERSION = 2
 MAX_LEVEL = 5
 LEVEL_SLOTS = 8
-CHUNK = 256
 RECORD_HEAD = 9  # id u16, level u8, difficulty u16, solutions u32
 
 from layerlight.crc import crc32  # noqa: F401 (the deck tools import it from here too)
-
-
-class DeckError(Exception):
-    """A deck that cannot be used: missing, truncated, corrupt or too new."""
+from layerlight.deckfile import DeckError, check_file  # noqa: F401 (the tools catch deck.DeckError)
 
 
 def record_size(n):
     """Bytes of one mission record for an N x N set."""
     return RECORD_HEAD + (n * n + 1) // 2 + 2 * MAX_LEVEL
-
-
-def check_file(f, path, magic, version):
-    """Check a deck file's magic, version, length and CRC-32 (read in small
-    chunks); returns (length, crc). Both kinds of deck (missions, OTLO
-    challenges) start this way: magic, version u8, length u32, and end with
-    the CRC-32 of everything before it. DeckError says what is wrong."""
-    head = f.read(9)
-    if not head or len(head) < 4 or head[:4] != magic:
-        if magic.startswith(head[:4] if head else b""):
-            raise DeckError("deck truncated: " + path)
-        raise DeckError("not a deck file: " + path)
-    if len(head) < 9:
-        raise DeckError("deck truncated: " + path)
-    if head[4] > version:
-        raise DeckError("deck version %d is newer than this firmware reads (%d): %s" % (head[4], version, path))
-    if head[4] < version:
-        raise DeckError("deck version %d is too old (rebuild it with `layerlight cards build`): %s" % (head[4], path))
-    length = struct.unpack_from("<I", head, 5)[0]
-    size = f.seek(0, 2)
-    if size < length:
-        raise DeckError("deck truncated (%d of %d bytes): %s" % (size, length, path))
-    if size > length:
-        raise DeckError("deck has %d bytes of trailing data: %s" % (size - length, path))
-    f.seek(0)
-    buf = bytearray(CHUNK)
-    view = memoryview(buf)
-    crc = 0
-    left = length - 4
-    while left > 0:
-        got = f.readinto(view[:min(CHUNK, left)])
-        if not got:
-            raise DeckError("deck truncated: " + path)
-        crc = crc32(view[:got], crc)
-        left -= got
-    stored = f.read(4)
-    if stored is None or len(stored) != 4:
-        raise DeckError("deck truncated: " + path)
-    stored = struct.unpack("<I", stored)[0]
-    if stored != crc & 0xFFFFFFFF:
-        raise DeckError("deck checksum wrong (corrupt file): " + path)
-    return length, stored  # the CRC names this deck's content (a saved game remembers it)
 
 
 class Mission:
@@ -97,6 +51,8 @@ class Mission:
 
 class Deck:
     """An open deck file. Missions are read one at a time with `mission(i)`."""
+
+    kind = "layers"  # the puzzle kind (otlo_deck.OtloDeck is "otlo")
 
     def __init__(self, storage, path):
         self.path = path

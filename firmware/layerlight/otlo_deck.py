@@ -22,7 +22,7 @@
 
 import struct
 
-from layerlight.deck import DeckError, check_file
+from layerlight.deckfile import DeckError, check_file
 
 MAGIC = b"LLOT"
 VERSION = 1
