@@ -54,6 +54,7 @@ package(
         "solver.py",
         "sound.py",
         "start.py",
+        "startup.py",
         "storage.py",
         "strip_map.py",
     ),

@@ -65,18 +65,10 @@ class Device:
         self.deck_crc = None
         self.decks = {}           # kind -> deck opened for the running mode
         self.storage = hw.storage
-        self.settings_loaded()
-        self.bests = persist.load(self.storage, persist.BESTS, self._bad_file) or {}
+        self.bests = {}
         self.saved = None         # a game saved on flash that can be resumed
-        self.load_deck(cfg["deck"])
-        self.saved = self._saved_game()
-        # What boot needed once (the settings menu's keys, the deck readers,
-        # the strip map the hardware layer made its table with) is
-        # let go: loaded from .mpy files, bytecode is heap, and each mode loads
-        # what it uses when it starts.
-        self.decks.clear()
-        forget_modules(("layerlight.modes.settings", "layerlight.deck", "layerlight.geometry",
-                        "layerlight.deckfile", "layerlight.otlo_deck", "layerlight.strip_map"))
+        from layerlight import startup  # what only boot needs, let go afterwards
+        startup.prepare(self)
         import sys
         self.boot_modules = list(sys.modules)  # what stays loaded whatever mode runs
 
@@ -85,11 +77,6 @@ class Device:
     def _bad_file(self, message):
         self.fail(ERR_SAVED, message)
 
-    def settings_loaded(self):
-        saved = persist.load(self.storage, persist.SETTINGS, self._bad_file)
-        if isinstance(saved, dict):
-            self.apply_settings(saved)
-
     def apply_settings(self, values):
         from layerlight.modes.settings import KEYS
         for key in KEYS:
@@ -97,18 +84,6 @@ class Device:
                 self.cfg[key] = values[key]
         self.sound.enabled = bool(self.cfg["sound"])
         self.hw.set_brightness(min(self.cfg["brightness"], self.cfg.get("brightness_cap", 1.0)))
-
-    def _saved_game(self):
-        saved = persist.load(self.storage, persist.GAME, self._bad_file)
-        if not isinstance(saved, dict) or saved.get("game") not in modes.GAMES:
-            return None
-        kind = modes.deck_kind(saved["game"])
-        if kind is not None:
-            deck = self.open_deck(kind, False)
-            if deck is None or saved.get("deck") != deck.crc:
-                self.log("the saved game was played with another deck: not offered")
-                return None
-        return saved
 
     def save_game(self):
         """The running game to flash (a new file renamed over the old one)."""
@@ -164,19 +139,9 @@ class Device:
     # --- decks and errors -------------------------------------------------
 
     def load_deck(self, path):
-        """Check a Layers deck and use it from now on; on failure keep the one we
-        had and show the error (once: the modes that need no deck still run)."""
-        from layerlight.deck import Deck, DeckError
-        try:
-            deck = Deck(self.hw.storage, path)
-        except DeckError as e:
-            self.fail(ERR_DECK, str(e))
-            return False
-        self.deck_path = path
-        self.deck_crc = deck.crc
-        self.decks["layers"] = deck
-        self.log("deck: %s, %d missions" % (path, deck.count))
-        return True
+        """Check a Layers deck and use it from now on (startup.check_deck)."""
+        from layerlight import startup
+        return startup.check_deck(self, path)
 
     def open_deck(self, kind, report=True):
         """The deck of a kind ("layers", "otlo") for the mode about to run; None
@@ -468,30 +433,12 @@ def forget_modules(names):
 
 
 def load_config(storage, log=print):
-    """The settings; the config modules are dropped again afterwards.
-
-    Reading and checking the config is needed once, at boot: its bytecode
-    (a few KB) would otherwise stay in the heap for the whole game.
-    """
-    from layerlight import config
-    cfg = config.load(storage, log)
-    forget_modules(("layerlight.config", "layerlight.boards", "layerlight.power"))
-    return cfg
+    """The settings (startup.load_config)."""
+    from layerlight import startup
+    return startup.load_config(storage, log)
 
 
 def boot(hw=None, storage=None, seed=None):
     """Load the config, open the hardware and return the Device (not yet running)."""
-    if storage is None:
-        from layerlight.storage import FileStorage
-        storage = FileStorage("")
-    cfg = load_config(storage)
-    if hw is None:
-        from layerlight.hardware import open_hardware
-        hw = open_hardware(cfg)
-    if seed is None:
-        try:
-            import os
-            seed = int.from_bytes(os.urandom(4), "little")
-        except (ImportError, AttributeError, NotImplementedError):
-            seed = hw.ticks_ms()
-    return Device(hw, cfg, seed)
+    from layerlight import startup
+    return startup.boot(hw, storage, seed)
