@@ -1,7 +1,8 @@
 # What only the mission games draw (Layers, Layers+, time attack): a mission's
-# pattern, its solution stacking up, the round tile, the deck choice and the
-# finish markers. Kept out of screens.py, which is loaded at boot and stays:
-# the score keepers and OTLO never pay for these in their heap.
+# pattern, its solution stacking up, the deck choice and the finish markers.
+# Kept out of screens.py, which is loaded at boot and stays: the score keepers
+# and OTLO never pay for these in their heap. (The round tile, Layers' alone,
+# is in modes/layers.py.)
 
 from layerlight import font
 from layerlight.screens import DIM, SEAT_COLOURS, SEAT_ROT, WHITE, seat_point, side_bar
@@ -85,37 +86,6 @@ def finish_markers(fb, finish_order, dots=None):
                 seat_point(fb, seat, d * 2 - count + 1, 1, WHITE)
             else:
                 seat_point(fb, seat, d - length // 2, 0, WHITE)
-
-
-def reward_glyph(r):
-    if r == "M":
-        return "M"
-    if r == "S":
-        return "<"
-    return "0123456789"[r]
-
-
-def round_tile(fb, tile, places, round_no, now):
-    """The round number on top, the rewards by place below: 'M' = mission level, '<' = take 1 point."""
-    w = fb.width
-    scale = 2 if w >= 32 else 1
-    if w >= 16:
-        font.draw_char(fb, "R", w // 2 - 4 * scale, 1 * scale, DIM * 4, 0, scale)
-        font.draw_number(fb, round_no, w // 2 + 1 * scale, 1 * scale, WHITE, 0, scale)
-        width = (places * font.ADVANCE - 1) * scale
-        x = (w - width) // 2
-        y = fb.height - (font.GLYPH_H + 3) * scale
-        for p in range(places):
-            font.draw_char(fb, reward_glyph(tile[p]), x + p * font.ADVANCE * scale, y, WHITE, 0, scale)
-            # place marker under each reward: p+1 dots
-            for d in range(p + 1):
-                fb.pixel(x + p * font.ADVANCE * scale + d, y + (font.GLYPH_H + 1) * scale, 0xC0C0C0)
-    else:
-        p = (now // 900) % places
-        font.draw_char(fb, reward_glyph(tile[p]), 0, 1, WHITE)
-        for d in range(p + 1):
-            fb.pixel(d * 2, 7, 0xC0C0C0)
-        font.draw_number(fb, round_no, 5, 1, DIM * 4)
 
 
 def choose_deck(fb, level, available, chooser, now):

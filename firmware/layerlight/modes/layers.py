@@ -4,7 +4,8 @@
 # mission's level in points, digits = points, S = take 1 point from another
 # player). The shared flow (join, race, verification...) is in table.py.
 
-from layerlight import buttons, mission_screens
+from layerlight import buttons, font
+from layerlight.screens import DIM, WHITE
 from layerlight.modes.table import ROUNDS, TableGame
 
 
@@ -50,8 +51,39 @@ class Mode(TableGame):
         self.next_reward(now)
 
     def draw_round_tile(self, fb, now):
-        mission_screens.round_tile(fb, self.tile, len(self.seats), self.round, now)
+        round_tile(fb, self.tile, len(self.seats), self.round, now)
 
 
 Mode.HANDLERS["round_tile"] = Mode.on_round_tile
 Mode.DRAWERS["round_tile"] = Mode.draw_round_tile
+
+
+def reward_glyph(r):
+    if r == "M":
+        return "M"
+    if r == "S":
+        return "<"
+    return "0123456789"[r]
+
+
+def round_tile(fb, tile, places, round_no, now):
+    """The round number on top, the rewards by place below: 'M' = mission level, '<' = take 1 point."""
+    w = fb.width
+    scale = 2 if w >= 32 else 1
+    if w >= 16:
+        font.draw_char(fb, "R", w // 2 - 4 * scale, 1 * scale, DIM * 4, 0, scale)
+        font.draw_number(fb, round_no, w // 2 + 1 * scale, 1 * scale, WHITE, 0, scale)
+        width = (places * font.ADVANCE - 1) * scale
+        x = (w - width) // 2
+        y = fb.height - (font.GLYPH_H + 3) * scale
+        for p in range(places):
+            font.draw_char(fb, reward_glyph(tile[p]), x + p * font.ADVANCE * scale, y, WHITE, 0, scale)
+            # place marker under each reward: p+1 dots
+            for d in range(p + 1):
+                fb.pixel(x + p * font.ADVANCE * scale + d, y + (font.GLYPH_H + 1) * scale, 0xC0C0C0)
+    else:
+        p = (now // 900) % places
+        font.draw_char(fb, reward_glyph(tile[p]), 0, 1, WHITE)
+        for d in range(p + 1):
+            fb.pixel(d * 2, 7, 0xC0C0C0)
+        font.draw_number(fb, round_no, 5, 1, DIM * 4)
