@@ -4,7 +4,8 @@ that only counts, driven event by event, and the screens the keepers share."""
 import pytest
 
 from layerlight import buttons, font, screens
-from layerlight.display import FrameBuffer, pixel_map
+from layerlight.display import FrameBuffer
+from layerlight.strip_map import pixel_map
 from layerlight.modes import Context
 from layerlight.modes import keeper
 from layerlight.modes.keeper import KeeperGame, ScreenCache, big_number, count_entry, fill_rect, menu_word, undo_mark
