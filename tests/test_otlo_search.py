@@ -31,8 +31,9 @@ def brute_force(ts, w, h, shape):
                 rw, rh = T.turned_size(tw, th, rot)
                 for y in range(h - rh + 1):
                     for x in range(w - rw + 1):
-                        states.append((layer, side, rot, x, y, frozenset(
-                            (x + dx, y + dy) for dx in range(rw) for dy in range(rh))))
+                        cells = frozenset((x + dx, y + dy) for dx in range(rw) for dy in range(rh))
+                        if cells <= inside:  # no tile of either layer may stick out of the shape
+                            states.append((layer, side, rot, x, y, cells))
     out = {}
     for choice in itertools.product(states, repeat=len(ts.tiles)):
         cells = {T.BOTTOM: [], T.TOP: []}
