@@ -232,3 +232,18 @@ def test_a_colour_the_deck_does_not_define_is_one_line():
     card = types.SimpleNamespace(**dict(vars(CHALLENGES[0]), pattern=bytes((R, 7)) + CHALLENGES[0].pattern[2:]))
     with pytest.raises(UserError, match=r"^d: challenge 1 uses colour 7, the deck has 4$"):
         otlo_render.pages(open_deck(make_set(), [card]))
+
+
+def test_cards_render_prints_the_shipped_otlo_deck(tmp_path, capsys):
+    """The command a player runs: the shipped deck as a PDF and PNG pages, the cards then the tiles."""
+    from layerlight_tools import cli
+    shipped = "firmware/decks/otlo.deck"
+    d = OtloDeck(simcore.MemoryStorage({"d": open(shipped, "rb").read()}), "d")
+    assert cli.main(["cards", "render", shipped, "-o", str(tmp_path / "otlo.pdf"), "--png", str(tmp_path / "png"),
+                     "--dpi", "40"]) == 0
+    out = capsys.readouterr().out
+    pngs = sorted((tmp_path / "png").iterdir())
+    card_sheets = -(-d.count // 9)  # nine cards to an A4 sheet, each with its back
+    assert len(pngs) == 2 * card_sheets + 2  # then one sheet of tile fronts and one of backs
+    assert "%d pages" % len(pngs) in out and "%d cards" % d.count in out
+    assert b"/Count %d" % len(pngs) in (tmp_path / "otlo.pdf").read_bytes()  # the PDF has the same pages
