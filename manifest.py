@@ -53,6 +53,7 @@ package(
         "selftest.py",
         "solver.py",
         "sound.py",
+        "stacking.py",
         "start.py",
         "startup.py",
         "storage.py",

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from layerlight import geometry
+from layerlight import geometry, stacking
 from layerlight.deck import Deck, DeckError
 from layerlight.solver import Solver
 from layerlight_tools import cards, cli, deckpack, sets, stackings
@@ -45,7 +45,7 @@ def brute_force(layer_set):
         for picks in permutations(range(len(layers)), k):
             for orients in product(range(8), repeat=k):
                 placement = list(zip(picks, orients))
-                found.setdefault(bytes(geometry.compose(layers, placement, n)), []).append(placement)
+                found.setdefault(bytes(stacking.compose(layers, placement, n)), []).append(placement)
         out[k] = found
     return out
 
@@ -115,7 +115,7 @@ def test_every_exported_mission_holds_against_a_brute_force(tmp_path_factory, la
         pattern = sets.parse_pattern("\n".join(m["pattern"]), layer_set)
         sols = [[(ids[p["layer"]], geometry.orientation(p["side"], p["rot"])) for p in s] for s in m["solutions"]]
         for s in sols:  # the mission comes out of each of its solutions
-            assert bytes(geometry.compose(layer_set.layers, s, layer_set.size)) == pattern
+            assert bytes(stacking.compose(layer_set.layers, s, layer_set.size)) == pattern
         # the list is every solution, each once
         assert sorted(map(tuple, sols)) == sorted(map(tuple, brute[m["level"]][pattern]))
         # and no fewer layers make it

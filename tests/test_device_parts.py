@@ -5,7 +5,7 @@ import struct
 
 import pytest
 
-from layerlight import config, display, geometry, strip_map
+from layerlight import config, display, geometry, stacking, strip_map
 from layerlight.deck import Deck, DeckError
 from layerlight.solver import Solver
 from layerlight_tools import cards, sets, simcore
@@ -32,18 +32,18 @@ def test_rotation_is_clockwise_and_four_turns_are_identity():
 def test_back_side_is_used_as_written_and_holes_must_mirror():
     front = grid(["AA.", "A..", "..."])
     back = grid([".BB", "..B", "..."])
-    assert geometry.holes_match(front, back, 3) is None
+    assert stacking.holes_match(front, back, 3) is None
     layer = geometry.Layer("x", front, back, 3)
     assert layer.grid(geometry.orientation("back", 0)) == back
     assert layer.grid(geometry.orientation("back", 90)) == geometry.rotate_cw(back, 3)
-    assert geometry.holes_match(front, grid(["BB.", "B..", "..."]), 3) == (0, 0)
+    assert stacking.holes_match(front, grid(["BB.", "B..", "..."]), 3) == (0, 0)
 
 
 def test_stacking_shows_the_topmost_opaque_cell():
     a = grid(["AA", ".."])
     b = grid([".B", ".B"])
-    assert bytes(geometry.stack([a, b], 2)) == grid(["AB", ".B"])
-    assert bytes(geometry.stack([b, a], 2)) == grid(["AA", ".B"])
+    assert bytes(stacking.stack([a, b], 2)) == grid(["AB", ".B"])
+    assert bytes(stacking.stack([b, a], 2)) == grid(["AA", ".B"])
 
 
 # --- solver --------------------------------------------------------------
@@ -55,7 +55,7 @@ def brute_force(layers, pattern, level, n):
     for picks in permutations(range(len(layers)), level):
         for orients in product(range(8), repeat=level):
             placement = list(zip(picks, orients))
-            if bytes(geometry.compose(layers, placement, n)) == pattern:
+            if bytes(stacking.compose(layers, placement, n)) == pattern:
                 found.append(placement)
     return found
 
@@ -101,7 +101,7 @@ def test_deck_reads_missions_one_at_a_time():
     d = Deck(Files(data), "x")
     m = d.level_mission(5, 3)
     assert m.level == 5 and len(m.solution) == 5
-    assert bytes(geometry.compose(d.layers, m.solution, d.size)) == m.pattern
+    assert bytes(stacking.compose(d.layers, m.solution, d.size)) == m.pattern
 
 
 @pytest.mark.parametrize("damage, message", [

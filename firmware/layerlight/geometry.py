@@ -1,8 +1,9 @@
 # Layer geometry: the 8 orientations of a card and how stacked cards look.
 #
-# This module is the one source of truth for orientations and stacking. The
-# device uses it to animate solutions; the host tools (deck builder, solver,
-# card renderer) import this same file.
+# This module and stacking.py are the one source of truth for orientations
+# and stacking. The device uses this one to turn layers (its solution
+# animation stacks them itself); the host tools (deck builder, solver, card
+# renderer) import both.
 #
 # A grid is a bytes-like sequence of N*N colour indices, row by row, top row
 # first; index 0 is a hole (or, in a pattern, the background).
@@ -66,30 +67,6 @@ def oriented(front, back, n, o):
     return grid
 
 
-def holes_match(front, back, n):
-    """None if the holes of `back` are the mirror of those of `front`, else the first wrong cell (x, y) of back."""
-    for y in range(n):
-        for x in range(n):
-            if (front[y * n + n - 1 - x] == 0) != (back[y * n + x] == 0):
-                return (x, y)
-    return None
-
-
-def stack(grids, n, out=None):
-    """The picture seen from above of grids stacked bottom (first) to top (last)."""
-    if out is None:
-        out = bytearray(n * n)
-    else:
-        for i in range(n * n):
-            out[i] = 0
-    for g in grids:
-        for i in range(n * n):
-            c = g[i]
-            if c:
-                out[i] = c
-    return out
-
-
 class Layer:
     """A physical card: an id, and its front and back grids (colour indices, 0 = hole)."""
 
@@ -107,8 +84,3 @@ class Layer:
             g = oriented(self.front, self.back, self.n, o)
             self._orient[o] = g
         return g
-
-
-def compose(layers, placements, n):
-    """Pattern of a stacking: placements is a list of (layer index, orientation), bottom first."""
-    return stack([layers[i].grid(o) for i, o in placements], n)

@@ -10,7 +10,7 @@ with the firmware's solver: the two independent counts must agree.
 import numpy as np
 
 from layerlight import deck as deckfile
-from layerlight import geometry
+from layerlight import geometry, stacking
 from layerlight.solver import Solver
 from layerlight_tools import deckpack, stackings
 
@@ -251,7 +251,7 @@ def check(path, progress=None):
         if len(m.solution) != m.level or any(li >= len(d.layers) or o >= 8 for li, o in m.solution) \
                 or len(set(li for li, _ in m.solution)) != m.level:
             problems.append("%s: its stored solution is not %d distinct layers" % (where, m.level))
-        elif bytes(geometry.compose(d.layers, m.solution, n)) != m.pattern:
+        elif bytes(stacking.compose(d.layers, m.solution, n)) != m.pattern:
             problems.append("%s: its stored solution does not make its pattern" % where)
         low = solver.min_level(m.pattern, m.level)
         if low != m.level:

@@ -9,7 +9,7 @@ import os
 import re
 import tomllib
 
-from layerlight import geometry
+from layerlight import geometry, stacking
 
 ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 HEX_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -199,7 +199,7 @@ def parse(data, text="", path="<set>"):
         grids = []
         for side in SIDES:
             grids.append(_side(layer, k, ident, side, size, index, places, fail))
-        bad = geometry.holes_match(grids[0], grids[1], size)
+        bad = stacking.holes_match(grids[0], grids[1], size)
         if bad:
             x, y = bad
             hole = grids[1][y * size + x] == 0

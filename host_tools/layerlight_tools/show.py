@@ -3,7 +3,7 @@
 import os
 import sys
 
-from layerlight import geometry
+from layerlight import geometry, stacking
 
 
 def use_colour(stream=None):
@@ -50,7 +50,7 @@ def solution_lines(layers, solution, n, chars, rgbs, colour):
     """The layers of a solution in their orientations, bottom first, then the stack they make."""
     blocks = [grid_lines(layers[li].grid(o), n, chars, rgbs, colour) for li, o in solution]
     titles = ["%d %s" % (k + 1, layers[li].id) for k, (li, o) in enumerate(solution)]
-    stacked = geometry.compose(layers, solution, n)
+    stacked = stacking.compose(layers, solution, n)
     blocks.append(grid_lines(stacked, n, chars, rgbs, colour))
     titles.append("= seen")
     lines = side_by_side(blocks, titles, n)

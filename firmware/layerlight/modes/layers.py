@@ -51,7 +51,19 @@ class Mode(TableGame):
         self.next_reward(now)
 
     def draw_round_tile(self, fb, now):
-        round_tile(fb, self.tile, len(self.seats), self.round, now)
+        if fb.width < 16:  # the rewards take turns with the clock
+            round_tile(fb, self.tile, len(self.seats), self.round, now)
+            return
+        # still on 16x16 and up: drawn once into the race's free background buffer, then
+        # copied back (its glyphs cost about 5 ms on an RP2040 every frame); the key is
+        # above every race background's (mission ids are 16-bit) and the tally's are negative
+        key = (1 << 29) + self.round * 4 + fb.generation % 4
+        if key != self._race_bg_key:
+            round_tile(fb, self.tile, len(self.seats), self.round, now)
+            self._race_bg[:] = fb.buf
+            self._race_bg_key = key
+        else:
+            fb.buf[:] = self._race_bg
 
 
 Mode.HANDLERS["round_tile"] = Mode.on_round_tile
