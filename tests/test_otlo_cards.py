@@ -144,3 +144,28 @@ def test_the_shipped_deck_is_what_cards_build_gives(tmp_path, capsys):
     deck = otlo_cards.open_deck(SHIPPED_DECK)
     assert all(deck.level_count(s) >= 20 for s in (1, 2, 3))
     assert device_files()["decks/otlo.deck"] == open(SHIPPED_DECK, "rb").read()
+
+
+def test_solve_lists_every_solution_of_a_typed_challenge(capsys, tmp_path):
+    """`layerlight solve` on an OTLO set: the challenge typed as rows, every solution listed,
+    as many as the shipped deck says (the search's count, made independently at build time)."""
+    deck = otlo_cards.open_deck(SHIPPED_DECK)
+    chars = otlo_cards.chars_of(deck)
+    for i in (0, deck.count // 2, deck.count - 1):
+        c = deck.challenge(i)
+        f = tmp_path / ("c%d.txt" % c.id)
+        f.write_text("# challenge %d\n%s\n" % (c.id, "\n".join(otlo_cards.rows_of(chars, c.pattern, c.w, c.h))))
+        code, out, err = run(capsys, "solve", SHIPPED_SET, f)
+        assert code == 0, err
+        listed = [line for line in out.splitlines() if re.match(r"\s+\d+\. ", line)]
+        assert len(listed) == c.solution_count and ("%d solution" % c.solution_count) in out
+        # the stored solution is one of them, in the same words
+        stored = set("%s %s %s %d at %d,%d" % tuple(otlo_cards.placement_json(deck, p).values()) for p in c.solution)
+        assert any(set(line.split(". ", 1)[1].split("; ")) == stored for line in listed)
+    f = tmp_path / "bad.txt"
+    f.write_text("RZ\n")
+    code, out, err = run(capsys, "solve", SHIPPED_SET, f)
+    assert code == 2 and "unknown colour 'Z' at row 1, column 2" in err and len(err.strip().splitlines()) == 1
+    f.write_text("RRRR\nRRRR\n")
+    code, out, err = run(capsys, "solve", SHIPPED_SET, f)
+    assert code == 1 and "no way of laying the tiles" in out

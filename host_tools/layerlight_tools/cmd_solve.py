@@ -1,4 +1,7 @@
-"""`layerlight solve SET PATTERN_FILE`: every stacking of a set that shows a pattern typed as rows."""
+"""`layerlight solve SET PATTERN_FILE`: every stacking of a set that shows a pattern typed as rows.
+
+A Layers set lists stackings of its layers; an OTLO set (`kind = "otlo"`) every
+way of laying its tiles in two layers that shows the challenge (otlo_search)."""
 
 import sys
 
@@ -16,22 +19,26 @@ def solve(layer_set, pattern, level=None):
     return low, at, (solver.solutions(pattern, at, hidden=True) if at else [])
 
 
+def read_pattern(path):
+    """(text, where) of a pattern file ('-': standard input); UserError if it cannot be read."""
+    if path == "-":
+        return sys.stdin.read(), "<stdin>"
+    try:
+        with open(path, "rb") as f:
+            return f.read().decode("utf-8"), path
+    except OSError as e:
+        raise UserError("%s: cannot read: %s" % (path, e.strerror or e))
+    except UnicodeDecodeError:
+        raise UserError("%s: not a text file" % path)
+
+
 def cmd_solve(args):
-    from layerlight_tools import sets, show
+    from layerlight_tools import otlo_sets, sets, show
+    if otlo_sets.is_otlo(args.set):
+        return cmd_solve_otlo(args)
     try:
         layer_set = sets.load(args.set)
-        if args.pattern == "-":
-            text, where = sys.stdin.read(), "<stdin>"
-        else:
-            try:
-                with open(args.pattern, "rb") as f:
-                    raw = f.read()
-                text = raw.decode("utf-8")
-            except OSError as e:
-                raise sets.SetError("%s: cannot read: %s" % (args.pattern, e.strerror or e))
-            except UnicodeDecodeError:
-                raise sets.SetError("%s: not a text file" % args.pattern)
-            where = args.pattern
+        text, where = read_pattern(args.pattern)
         pattern = sets.parse_pattern(text, layer_set, where)
     except sets.SetError as e:
         raise UserError(str(e))
@@ -49,9 +56,32 @@ def cmd_solve(args):
     return 0 if sols else 1
 
 
+def cmd_solve_otlo(args):
+    """Every solution of an OTLO challenge under shared/spec/otlo.md's rules."""
+    from layerlight_tools import otlo_search, otlo_sets, otlo_show
+    if args.level is not None:
+        raise UserError("--level is for Layers sets: an OTLO solution has as many tiles as it needs")
+    try:
+        tile_set = otlo_sets.load(args.set)
+        text, where = read_pattern(args.pattern)
+        w, h, pattern = otlo_sets.parse_pattern(text, tile_set, where)
+    except otlo_sets.OtloSetError as e:
+        raise UserError(str(e))
+    sols = otlo_search.solutions(tile_set, w, h, pattern)
+    if not sols:
+        print("no way of laying the tiles of %s shows this challenge" % args.set)
+        return 1
+    print("%d solution%s (placements bottom first, then top; x, y: the tile's top-left cell):" % (
+        len(sols), "" if len(sols) == 1 else "s"))
+    for k, s in enumerate(sols):
+        print("  %3d. %s" % (k + 1, otlo_show.solution_text(tile_set, s)))
+    return 0
+
+
 def register(sub):
     s = sub.add_parser("solve", help="every stacking of a set that shows a pattern")
-    s.add_argument("set", help="layer-set TOML file")
-    s.add_argument("pattern", help="file with the pattern as rows of colour characters and '.' ('-': standard input)")
+    s.add_argument("set", help="layer-set or OTLO tile-set TOML file")
+    s.add_argument("pattern", help="file with the pattern as rows of colour characters and '.' (OTLO: '_' where the"
+                                   " table shows; '-': standard input)")
     s.add_argument("--level", type=int, help="list the stackings of exactly this many layers (default: the fewest)")
     s.set_defaults(func=cmd_solve)
