@@ -13,7 +13,7 @@ import sys
 import pytest
 
 import otlo_fixture
-from layerlight import persist
+from layerlight import persist, screens
 from layerlight.otlo_deck import OtloDeck
 from layerlight_tools import simcore
 from mpy import run_micropython
@@ -362,3 +362,32 @@ def test_no_screen_of_a_whole_game_allocates_on_micropython():
             assert "probe caught" in out
             assert not [line for line in out if line.startswith("alloc")], (size, out[:10])
             assert int([line for line in out if line.startswith("done")][0].split()[1]) > 40
+
+
+def test_the_pause_menus_scores_show_each_seats_stars_and_go_back():
+    """SCORES in the pause menu (games.md: as in every mode): the stars facing each seat, then
+    back to where the table was (play, or a claim in progress); solo just goes back."""
+    p = start(3)
+    p.do("press P2")
+    p.do("press A")
+    p.do("press A")  # P2's claim of pile 1 is right: it has stars now
+    stars = p.state()["scores"]
+    assert stars[1] > 0 and p.state()["phase"] == "play"
+    p.do("press P3")  # P3 calls OTLO...
+    assert p.state()["phase"] == "claim"
+    for line in ("hold A 1600", "press B"):  # ...and the table looks at the scores first
+        p.do(line)
+    assert p.state()["choice"] == "SCORES"
+    p.do("press A")
+    s = p.state()
+    assert s["phase"] == "scores" and s["scores"] == stars and s["claimer"] == 3
+    fb = p.dev.fb
+    assert any(fb.get(x, y) == screens.SEAT_COLOURS[1] for x in range(16) for y in range(16))  # P2's number
+    p.do("press P1")  # a seat button does nothing here
+    assert p.state()["phase"] == "scores"
+    p.do("press A")
+    assert p.state()["phase"] == "claim" and p.state()["claimer"] == 3
+    solo = start(1)
+    for line in ("hold A 1600", "press B", "press A"):
+        solo.do(line)
+    assert solo.state()["phase"] == "play"

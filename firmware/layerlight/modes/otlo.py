@@ -58,6 +58,7 @@ class Mode:
         self.solution_from = -1     # game time B was held to see the solution (-1: not shown)
         self.anim_pile = -1         # a pile whose next card is coming up
         self.anim_from = 0
+        self.scores_then = None     # the phase the pause menu's SCORES goes back to
         self.screen = S.Screen(self.deck)
         if saved is not None:
             self.restore(saved)
@@ -401,7 +402,20 @@ class Mode:
         if a:
             self.done = True
 
+    def show_scores(self, now):
+        """The pause menu's SCORES (a table game): each seat's stars, facing it, until A or B.
+        Solo has its clock running and nothing to compare: the pause menu just goes back."""
+        if not self.solo() and self.phase in ("play", "claim", "verify"):
+            self.scores_then = self.phase
+            self.phase = "scores"
+            self.version += 1  # a new screen, nothing new to save
+
+    def on_scores(self, a, now):
+        self.phase = self.scores_then or "play"  # (a game saved while on show comes back to play)
+        self.scores_then = None
+        self.version += 1
+
 
 HANDLERS = {"join": Mode.on_join, "levels": Mode.on_levels, "handicap": Mode.on_handicap, "play": Mode.on_play,
-            "claim": Mode.on_claim, "verify": Mode.on_verify, "final": Mode.on_final}
+            "claim": Mode.on_claim, "verify": Mode.on_verify, "final": Mode.on_final, "scores": Mode.on_scores}
 DRAWERS = S.DRAWERS

@@ -340,5 +340,13 @@ def clock_text(ms):
     return "%d:%02d" % (s // 60, s % 60)
 
 
+def draw_scores(sc, game, fb, now):
+    """The pause menu's SCORES: every seat's stars facing it (8x8: a seat at a time)."""
+    if not still(sc, game, fb, now, 1200):
+        screens.scores(fb, game.seats, game.scores, now)
+        sc.done(fb)
+
+
 DRAWERS = {"join": draw_join, "levels": draw_levels, "handicap": draw_handicap, "play": draw_play,
-           "claim": draw_claim, "verify": draw_verify, "final": draw_final}
+           "claim": draw_claim, "verify": draw_verify, "final": draw_final,
+           "scores": draw_scores}
