@@ -78,3 +78,18 @@ def test_a_damaged_deck_is_one_clear_error(damage, message):
         OtloDeck(simcore.MemoryStorage({"d": damage(data)}), "d")
     with pytest.raises(DeckError, match="deck not found: nothing"):
         OtloDeck(simcore.MemoryStorage({}), "nothing")
+
+
+def test_the_writer_refuses_a_colour_the_set_does_not_have():
+    """The device looks colours up without checking: a deck must never hold a colour index
+    beyond its set's (a tool's bug would otherwise pass the CRC and crash the game)."""
+    sol = [(0, 0, 0, 1, 0, 0), (1, 0, 1, 2, 2, 0)]
+    bad = challenge(1, 1, sol)
+    bad.pattern = bytes((4,)) + bad.pattern[1:]  # colour 4 of 3
+    with pytest.raises(ValueError, match="pattern cell 0 is 4"):
+        otlo_deckpack.pack(SET, [bad])
+    odd = types.SimpleNamespace(**vars(SET))
+    odd.tiles = [types.SimpleNamespace(id="t9", front=bytes((1, 0, 5, 3)), back=BACK)] + SET.tiles[1:]
+    with pytest.raises(ValueError, match="tile t9"):
+        otlo_deckpack.pack(odd, [challenge(1, 1, sol)])
+    assert otlo_deckpack.pack(SET, [challenge(1, 1, sol)])  # the good deck still packs

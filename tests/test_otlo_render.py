@@ -226,12 +226,18 @@ def test_tile_ids_on_both_sides(deck, sheets):
 
 
 def test_a_colour_the_deck_does_not_define_is_one_line():
-    bad_tile = [tile("t1", (R, 0, B, 9), (0, B, R, R))] + TILES[1:]
+    """Our deck writer refuses such a deck (test_otlo_deck.py); one from another tool is still
+    one line here, not a traceback."""
+    d = open_deck(make_set(), CHALLENGES[:1])
+    d.tiles[0].front = bytes((R, 0, B, 9))
     with pytest.raises(UserError, match=r"^d: tile t1 front uses colour 9, the deck has 4$"):
-        otlo_render.pages(open_deck(make_set(bad_tile), CHALLENGES[:1]))
-    card = types.SimpleNamespace(**dict(vars(CHALLENGES[0]), pattern=bytes((R, 7)) + CHALLENGES[0].pattern[2:]))
+        otlo_render.pages(d)
+    d = open_deck(make_set(), CHALLENGES[:1])
+    card = d.challenge(0)
+    card.pattern = bytes((R, 7)) + card.pattern[2:]
+    d.challenge = lambda i: card
     with pytest.raises(UserError, match=r"^d: challenge 1 uses colour 7, the deck has 4$"):
-        otlo_render.pages(open_deck(make_set(), [card]))
+        otlo_render.pages(d)
 
 
 def test_cards_render_prints_the_shipped_otlo_deck(tmp_path, capsys):

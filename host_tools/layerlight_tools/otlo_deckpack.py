@@ -15,13 +15,15 @@ import struct
 import zlib
 
 from layerlight import otlo_deck
+from layerlight import otlo_tiles as T
 
 
-def _pack_pattern(pattern):
+def _pack_pattern(pattern, colours):
     out = bytearray(otlo_deck.PATTERN_BYTES)
     for i, c in enumerate(pattern):
-        if not 0 <= c < 16:
-            raise ValueError("pattern cell %d out of range: %d" % (i, c))
+        # the device looks a cell's colour up without checking it: a deck never holds one it lacks
+        if not (c in (T.OUTSIDE, T.TABLE) or 1 <= c <= colours):
+            raise ValueError("pattern cell %d is %d: not outside, the table or one of the %d colours" % (i, c, colours))
         out[i >> 1] |= (c << 4) if i & 1 else c
     return out
 
@@ -36,6 +38,9 @@ def pack(deck_set, challenges):
     for ch, rgb in deck_set.colours:
         body += bytes((ord(ch),)) + bytes(rgb)
     for tile in deck_set.tiles:
+        for side in (tile.front, tile.back):
+            if any(v > len(deck_set.colours) for v in side):
+                raise ValueError("tile %s: a cell's colour is beyond the set's %d colours" % (tile.id, len(deck_set.colours)))
         ident = tile.id.encode("ascii")
         body += bytes((len(ident),)) + ident + bytes(tile.front) + bytes(tile.back)
     ordered = sorted(challenges, key=lambda c: (c.stars, c.id))
@@ -54,7 +59,7 @@ def pack(deck_set, challenges):
         struct.pack_into("<HBHIBBB", r, 0, c.id, c.stars, int(round(c.difficulty * 1000)),
                          min(c.solution_count, 0xFFFFFFFF), c.w, c.h, len(c.solution))
         at = otlo_deck.RECORD_HEAD
-        r[at:at + otlo_deck.PATTERN_BYTES] = _pack_pattern(c.pattern)
+        r[at:at + otlo_deck.PATTERN_BYTES] = _pack_pattern(c.pattern, len(deck_set.colours))
         at += otlo_deck.PATTERN_BYTES
         for tile, layer, side, rot, x, y in c.solution:
             r[at:at + 4] = bytes((tile, layer | side << 1 | rot << 2, x, y))
