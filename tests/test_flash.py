@@ -104,6 +104,11 @@ def test_config_keeps_the_persons_settings():
     assert flash.make_config('{"brightness": 0.1, "board": "pico"}', "pico") == (None, [])
     text, notes = flash.make_config(None, "pico", deck="mine.deck")
     assert json.loads(text) == {"board": "pico", "deck": "decks/mine.deck"}
+    # an OTLO challenge deck becomes the OTLO deck in use; the Layers one stays
+    otlo = open(os.path.join(firmware_files.FIRMWARE, "decks", "otlo.deck"), "rb").read()
+    text, notes = flash.make_config('{"board": "pico", "deck": "decks/default.deck"}', "pico",
+                                    deck="stones.deck", deck_data=otlo)
+    assert json.loads(text) == {"board": "pico", "deck": "decks/default.deck", "otlo_deck": "decks/stones.deck"}
     text, notes = flash.make_config("{broken", "pico")
     assert json.loads(text) == {"board": "pico"} and "broken" in notes[0]
 
@@ -147,6 +152,15 @@ def test_broken_deck_is_refused(tmp_path):
     with pytest.raises(UserError, match="--deck"):
         flash.read_deck(str(bad))
     assert flash.read_deck(firmware_files.DEFAULT_DECK)[:4] == data[:4]
+    # an OTLO deck is checked by the OTLO reader: a good one passes, a damaged one is one line
+    otlo = os.path.join(firmware_files.FIRMWARE, "decks", "otlo.deck")
+    assert flash.read_deck(otlo)[:4] == b"LLOT"
+    with open(otlo, "rb") as f:
+        data = bytearray(f.read())
+    data[len(data) // 2] ^= 0xFF
+    bad.write_bytes(bytes(data))
+    with pytest.raises(UserError, match="--deck: deck checksum wrong"):
+        flash.read_deck(str(bad))
 
 
 # ---------------------------------------------------------------- real flashes over a pty
@@ -308,3 +322,21 @@ def test_a_port_with_no_micropython_gives_one_line(capsys, monkeypatch):
     assert err.count("\n") == 1 and err.startswith("layerlight: %s: no MicroPython REPL answered" % name), err
     code, out, err = run_cli(["flash", "--port", "/dev/ttyNOSUCH9", "--board", "pico"], capsys)
     assert code == 2 and err == "layerlight: /dev/ttyNOSUCH9: no such serial port (is the board plugged in?)\n"
+
+
+def test_flash_an_otlo_deck_and_play_it_on_the_board(tmp_path, capsys, quick):
+    """`flash --deck` with an OTLO challenge deck: it goes to /decks, becomes the OTLO deck in
+    use (the Layers one stays), and OTLO starts on the board from the menu."""
+    fw = snapshot(tmp_path)
+    mine = tmp_path / "stones.deck"
+    shutil.copy(os.path.join(str(fw), "decks", "otlo.deck"), mine)
+    with PtyDevice(clock="manual") as dev:
+        code, out, err = run_cli(["flash", "--port", dev.port, "--board", "pico", "--firmware", str(fw),
+                                  "--deck", str(mine)], capsys)
+        assert code == 0, err
+        assert json.loads(dev.read("/layerlight.json")) == {"board": "pico", "otlo_deck": "decks/stones.deck"}
+        assert dev.files()["/decks/stones.deck"] == sha(mine.read_bytes())
+        # the menu: LAYERS, LAYERS+, TIME ATTACK, TIME ATTACK+, OTLO
+        trace = dev.script("press B\npress B\npress B\npress B\npress A\npress P1\npress P2\npress A\n", seed=3)
+        assert trace[3]["choice"] == "OTLO"  # a trace line per script line
+        assert trace[-1]["game"] == "otlo" and trace[-1]["phase"] == "levels", trace[-1]

@@ -157,7 +157,7 @@ def active_slot(main_text):
     return m.group(1) if m else None
 
 
-def make_config(existing, board, deck=None):
+def make_config(existing, board, deck=None, deck_data=None):
     """The settings file's new text (None: keep it), and notes for the person.
 
     The person's own settings on the board (brightness, timer...) are kept;
@@ -176,7 +176,8 @@ def make_config(existing, board, deck=None):
     new = dict(cfg)
     new["board"] = board
     if deck is not None:
-        new["deck"] = DECKS + "/" + deck
+        # a mission deck becomes the Layers deck in use, an OTLO challenge deck the OTLO one
+        new["otlo_deck" if deck_kind_of(deck_data) == "otlo" else "deck"] = DECKS + "/" + deck
     if existing is not None and new == cfg and not notes:
         return None, notes
     return json.dumps(new, indent=1) + "\n", notes
@@ -311,7 +312,8 @@ def flash(port=None, board_name=None, deck=None, firmware_dir=None, reset=True, 
         detected = devicefs.board_for(info["machine"])
         if detected and detected != board_name:
             progress.line("note: the board says %r, but the %s profile was chosen" % (info["machine"], board_name))
-        config, notes = make_config(state["config"], board_name, os.path.basename(deck) if deck else None)
+        config, notes = make_config(state["config"], board_name, os.path.basename(deck) if deck else None,
+                                    deck_data)
         for n in notes:
             progress.line("note: " + n)
         if config is not None:
@@ -374,9 +376,18 @@ def _config_board(text):
     return board if isinstance(board, str) else None
 
 
+def deck_kind_of(data):
+    """"otlo" for an OTLO challenge deck's bytes, else "layers" (a mission deck)."""
+    from layerlight import otlo_deck
+    return "otlo" if data is not None and data[:4] == otlo_deck.MAGIC else "layers"
+
+
 def read_deck(path):
-    """The deck file's bytes, after checking it (CRC, version) as the board will."""
-    from layerlight.deck import Deck, DeckError
+    """The deck file's bytes, after checking it (CRC, version) as the board will: a
+    mission deck with the Layers reader, an OTLO challenge deck with the OTLO one."""
+    from layerlight.deck import Deck
+    from layerlight.deckfile import DeckError
+    from layerlight.otlo_deck import OtloDeck
     from layerlight.storage import FileStorage
 
     if not os.path.isfile(path):
@@ -384,8 +395,10 @@ def read_deck(path):
     if not path.endswith(".deck"):
         raise UserError("--deck: %s is not a .deck file (build one with `layerlight cards build`)" % path)
     folder, name = os.path.split(os.path.abspath(path))
+    with open(path, "rb") as f:
+        head = f.read(4)
     try:
-        Deck(FileStorage(folder), name)
+        (OtloDeck if deck_kind_of(head) == "otlo" else Deck)(FileStorage(folder), name)
     except DeckError as e:
         raise UserError("--deck: %s" % e)
     with open(path, "rb") as f:
