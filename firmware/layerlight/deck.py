@@ -28,8 +28,7 @@ MAX_LEVEL = 5
 LEVEL_SLOTS = 8
 RECORD_HEAD = 9  # id u16, level u8, difficulty u16, solutions u32
 
-from layerlight.crc import crc32  # noqa: F401 (the deck tools import it from here too)
-from layerlight.deckfile import DeckError, check_file  # noqa: F401 (the tools catch deck.DeckError)
+from layerlight.deckfile import DeckError, DeckFile  # noqa: F401 (the tools catch deck.DeckError)
 
 
 def record_size(n):
@@ -49,36 +48,12 @@ class Mission:
         self.solution = solution  # list of (layer index, orientation), bottom first
 
 
-class Deck:
+class Deck(DeckFile):
     """An open deck file. Missions are read one at a time with `mission(i)`."""
 
     kind = "layers"  # the puzzle kind (otlo_deck.OtloDeck is "otlo")
-
-    def __init__(self, storage, path):
-        self.path = path
-        self._storage = storage
-        try:
-            f = storage.open_read(path)
-        except OSError:
-            raise DeckError("deck not found: " + path)
-        try:
-            self._check_file(f)
-            f.seek(9)
-            self._read_header(f)
-        finally:
-            f.close()
-
-    def _fail(self, what):
-        raise DeckError(what + ": " + self.path)
-
-    def _read(self, f, n):
-        data = f.read(n)
-        if data is None or len(data) != n:
-            self._fail("deck truncated")
-        return data
-
-    def _check_file(self, f):
-        self._length, self.crc = check_file(f, self.path, MAGIC, VERSION)
+    MAGIC = MAGIC
+    VERSION = VERSION
 
     def _read_header(self, f):
         head = self._read(f, 7)

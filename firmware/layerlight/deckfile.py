@@ -54,3 +54,35 @@ def check_file(f, path, magic, version):
     if stored != crc & 0xFFFFFFFF:
         raise DeckError("deck checksum wrong (corrupt file): " + path)
     return length, stored  # the CRC names this deck's content (a saved game remembers it)
+
+
+class DeckFile:
+    """What opening any deck file does: check it whole (check_file), then read its header
+    (the subclass's _read_header, from just after magic, version and length). A subclass
+    names its MAGIC and VERSION, and has a _read_header(f)."""
+
+    MAGIC = b""
+    VERSION = 0
+
+    def __init__(self, storage, path):
+        self.path = path
+        self._storage = storage
+        try:
+            f = storage.open_read(path)
+        except OSError:
+            raise DeckError("deck not found: " + path)
+        try:
+            self._length, self.crc = check_file(f, path, self.MAGIC, self.VERSION)
+            f.seek(9)
+            self._read_header(f)  # pyright: ignore[reportAttributeAccessIssue] (each kind's own; no stub: heap)
+        finally:
+            f.close()
+
+    def _fail(self, what):
+        raise DeckError(what + ": " + self.path)
+
+    def _read(self, f, n):
+        data = f.read(n)
+        if data is None or len(data) != n:
+            self._fail("deck truncated")
+        return data

@@ -22,7 +22,7 @@
 
 import struct
 
-from layerlight.deckfile import DeckError, check_file
+from layerlight.deckfile import DeckError, DeckFile  # noqa: F401 (DeckError: what opening one raises)
 
 MAGIC = b"LLOT"
 VERSION = 1
@@ -60,33 +60,12 @@ class Challenge:
         self.solution = solution
 
 
-class OtloDeck:
+class OtloDeck(DeckFile):
     """An open OTLO deck file; challenges are read one at a time."""
 
     kind = "otlo"
-
-    def __init__(self, storage, path):
-        self.path = path
-        self._storage = storage
-        try:
-            f = storage.open_read(path)
-        except OSError:
-            raise DeckError("deck not found: " + path)
-        try:
-            self._length, self.crc = check_file(f, path, MAGIC, VERSION)
-            f.seek(9)
-            self._read_header(f)
-        finally:
-            f.close()
-
-    def _fail(self, what):
-        raise DeckError(what + ": " + self.path)
-
-    def _read(self, f, n):
-        data = f.read(n)
-        if data is None or len(data) != n:
-            self._fail("deck truncated")
-        return data
+    MAGIC = MAGIC
+    VERSION = VERSION
 
     def _read_header(self, f):
         head = self._read(f, 8)
