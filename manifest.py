@@ -58,6 +58,7 @@ package(
         "startup.py",
         "storage.py",
         "strip_map.py",
+        "trace.py",
     ),
     base_path="firmware",
 )

@@ -379,27 +379,9 @@ class Device:
                     self.game.show_scores(self.game_time())
 
     def state(self):
-        """The trace keys of the simulator spec."""
-        if self.where in ("game", "pause") and self.game is not None:
-            s = self.game.state()
-            if "choice" not in s:
-                s["choice"] = None
-            if self.where == "pause":
-                s["phase"] = "pause"
-                s["choice"] = self.pause_items[self.pause_index]
-            return s
-        choice = None
-        if self.where == "menu":
-            items = self.menu_items()
-            item = items[self.menu_index % len(items)]
-            choice = "RESUME" if item == "resume" else modes.label(item)
-        return {
-            "game": "menu", "phase": "menu" if self.where == "menu" else "error",
-            "round": None, "players": 0, "first_player": None, "scores": [],
-            "mission": None, "finish_order": [], "round_tile": None,
-            "tokens": None, "timer_ms": None, "choice": choice,
-            "error": self.error_code if self.where == "error" else None,
-        }
+        """The trace keys of the simulator spec (trace.py: only the simulator asks)."""
+        from layerlight.trace import device_state
+        return device_state(self)
 
     def run(self):
         """The device's own loop: forever, paced by the hardware clock."""
