@@ -80,6 +80,33 @@ class Player:
         return self.state()
 
 
+class Table:
+    """A table played in-process, for the modes' tests: the script it typed replays
+    anywhere (CPython, MicroPython); `do` also says which tunes the lines started."""
+
+    def __init__(self, game, players, seed=1, config=None, storage=None):
+        self.p = Player(game, players, seed, config, storage)
+
+    def do(self, *lines):
+        """Script lines; the state after them, with the tunes they started under "sound"."""
+        played = self.p.dev.sound.played
+        sounds = []
+        for line in lines:
+            del played[:]
+            self.p.do(line)
+            sounds += played
+        s = self.state()
+        s["sound"] = sounds
+        return s
+
+    def state(self):
+        return self.p.state()
+
+    @property
+    def script(self):
+        return self.p.script
+
+
 def check_invariants(trace_lines):
     """What must hold in every state of a Layers game."""
     finished_by_round = {}

@@ -19,7 +19,8 @@ from layerlight.display import FrameBuffer
 from layerlight.modes import coop
 from layerlight_tools import simcore
 from mpy import run_micropython
-from scenario_lib import Player, coop_count, coop_game, coop_loop, device_files, run_cpython
+import scenario_lib
+from scenario_lib import coop_game, coop_loop, device_files, run_cpython
 from test_micropython_scenarios import MOUNTS, run_both
 
 COLOURS = coop_cards.COLOURS
@@ -28,30 +29,11 @@ DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs")
 
 # --- playing a table ----------------------------------------------------------
 
-class Table:
+class Table(scenario_lib.Table):
     """A CO.OP table played in-process; the script it typed replays anywhere."""
 
     def __init__(self, players, seed=1, config=None, storage=None, game="coop"):
-        self.p = Player(game, players, seed, config, storage)
-
-    def do(self, *lines):
-        """Script lines; the state after them, with the tunes they started under "sound"."""
-        played = self.p.dev.sound.played
-        sounds = []
-        for line in lines:
-            del played[:]
-            self.p.do(line)
-            sounds += played
-        s = self.state()
-        s["sound"] = sounds
-        return s
-
-    def state(self):
-        return self.p.state()
-
-    @property
-    def script(self):
-        return self.p.script
+        scenario_lib.Table.__init__(self, game, players, seed, config, storage)
 
     def begin(self, first=1):
         """A on the cards, then the first player (B until `first` is offered), A."""

@@ -13,36 +13,18 @@ from layerlight import config, modes, persist
 from layerlight.modes import paper_world
 from layerlight_tools import simcore
 from mpy import run_micropython
-from scenario_lib import (PAPER_END, PAPER_OBJECTIVE, PAPER_SCISSORS, Player, coop_count, device_files,
+import scenario_lib
+from scenario_lib import (PAPER_END, PAPER_OBJECTIVE, PAPER_SCISSORS, coop_count, device_files,
                           paper_world_game, run_cpython)
 from test_frames_every_size import SIZES, play, watched  # noqa: F401 (watched is a fixture)
 from test_micropython_scenarios import MOUNTS, run_both
 
 
-class Table:
+class Table(scenario_lib.Table):
     """A Paper World table played in-process; the script it typed replays anywhere."""
 
     def __init__(self, players, seed=1, config=None, storage=None):
-        self.p = Player("paper-world", players, seed, config, storage)
-
-    def do(self, *lines):
-        """Script lines; the state after them, with the tunes they started under "sound"."""
-        played = self.p.dev.sound.played
-        sounds = []
-        for line in lines:
-            del played[:]
-            self.p.do(line)
-            sounds += played
-        s = self.state()
-        s["sound"] = sounds
-        return s
-
-    def state(self):
-        return self.p.state()
-
-    @property
-    def script(self):
-        return self.p.script
+        scenario_lib.Table.__init__(self, "paper-world", players, seed, config, storage)
 
     def begin(self):
         assert self.state()["phase"] == "objectives"
