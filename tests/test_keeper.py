@@ -8,7 +8,7 @@ from layerlight.display import FrameBuffer
 from layerlight.strip_map import pixel_map
 from layerlight.modes import Context
 from layerlight.modes import keeper
-from layerlight.modes.keeper import KeeperGame, ScreenCache, big_number, count_entry, fill_rect, menu_word, undo_mark
+from layerlight.modes.keeper import KeeperGame, ScreenCache, big_number, count_entry, menu_word, undo_mark
 from layerlight.rng import Rng
 from layerlight.sound import Sound
 
@@ -259,12 +259,16 @@ def test_big_number_lights_what_the_font_would():
                 assert a.buf == b.buf, (value, scale, x, y)
 
 
-def test_fill_rect_is_fb_rect_clipped():
+def test_fb_rect_is_its_pixels_clipped():
+    """FrameBuffer.rect writes the wire buffer directly: the same bytes as a pixel() each, clipped."""
     for rect in ((2, 3, 4, 5), (-2, -1, 4, 3), (14, 14, 5, 5), (0, 0, 16, 16), (3, 3, 0, 2)):
         a = FrameBuffer(16, 16, pixel_map(16, 16), cap=0.25, order="GRB")  # wired as a real matrix
         b = FrameBuffer(16, 16, pixel_map(16, 16), cap=0.25, order="GRB")
-        a.rect(*rect, 0xFF2000)
-        fill_rect(b, *rect, 0xFF2000)
+        x, y, w, h = rect
+        for yy in range(y, y + h):
+            for xx in range(x, x + w):
+                a.pixel(xx, yy, 0xFF2000)
+        b.rect(*rect, 0xFF2000)
         assert a.buf == b.buf, rect
 
 

@@ -70,15 +70,9 @@ def side_bar(fb, seat, colour, length):
     """A bar of `length` pixels on the edge facing `seat`, centred."""
     w, h = fb.width, fb.height
     if seat == 0 or seat == 2:
-        x0 = (w - length) // 2
-        y = h - 1 if seat == 0 else 0
-        for x in range(x0, x0 + length):
-            fb.pixel(x, y, colour)
+        fb.rect((w - length) // 2, h - 1 if seat == 0 else 0, length, 1, colour)
     else:
-        y0 = (h - length) // 2
-        x = 0 if seat == 1 else w - 1
-        for y in range(y0, y0 + length):
-            fb.pixel(x, y, colour)
+        fb.rect(0 if seat == 1 else w - 1, (h - length) // 2, 1, length, colour)
 
 
 def seat_point(fb, seat, along, depth, colour):

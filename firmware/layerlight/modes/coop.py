@@ -21,8 +21,8 @@
 # RAM and of flash.
 
 from layerlight import buttons, coop_cards, font, persist, screens
-from layerlight.modes.keeper import GREY, TALLY_STEP_MS, KeeperGame, big_number, count_entry, edge_bar, fill_edge, \
-    fill_rect, menu_word, number_width
+from layerlight.modes.keeper import GREY, TALLY_STEP_MS, KeeperGame, big_number, count_entry, fill_edge, \
+    menu_word, number_width
 
 COLOURS = coop_cards.COLOURS
 # The colours as the LEDs show them. WS2812 light is linear in the value sent,
@@ -510,7 +510,7 @@ class Mode(KeeperGame):
             for i in range(len(seats)):
                 seat = seats[i]
                 if (final and self.win_bits & (1 << seat)) or (not final and seat == turn):
-                    edge_bar(fb, seat, screens.SEAT_COLOURS[seat], 4)
+                    screens.side_bar(fb, seat, screens.SEAT_COLOURS[seat], 4)
         if not small and self.timer_left is not None:
             self.mark_sand_busy(fb)
 
@@ -528,10 +528,10 @@ class Mode(KeeperGame):
             v = self.shown_points[c]
             x = self.bar_x0 + c * bw
             if v < 0:
-                fill_rect(fb, x, bottom, bw, 1, GREY)
+                fb.rect(x, bottom, bw, 1, GREY)
                 continue
             n = v if top <= height else max(1, (v * height + top // 2) // top) if v else 0
-            fill_rect(fb, x, bottom + 1 - n, bw, n, LED[c])
+            fb.rect(x, bottom + 1 - n, bw, n, LED[c])
 
     def mark_sand_busy(self, fb):
         """The sand leaves the seat totals alone: the ring pixels they light, and two more on either
@@ -556,7 +556,7 @@ class Mode(KeeperGame):
         if w >= 16:
             fill_edge(fb, self.layout, colour)
         else:
-            fill_rect(fb, 0, h - 1, w, 1, colour)
+            fb.rect(0, h - 1, w, 1, colour)
         big_number(fb, value, (w - number_width(value, scale)) // 2, (h - font.GLYPH_H * scale) // 2, colour, scale)
     def draw_scores(self, fb, now):
         page = ((now - self.since) // SCORES_PAGE_MS) % 7
@@ -592,24 +592,24 @@ class Mode(KeeperGame):
         i = self.choice_index
         for_loop = self.phase == "loop_for"
         seat = self.turn_seat()
-        edge_bar(fb, seat, screens.SEAT_COLOURS[seat], min(w, h) // 2)
+        screens.side_bar(fb, seat, screens.SEAT_COLOURS[seat], min(w, h) // 2)
         u = self.unit if w >= 16 else 0
         if u:
             if i < 6:
-                fill_rect(fb, 4 * u, 2 * u, 8 * u, 7 * u, LED[i])
+                fb.rect(4 * u, 2 * u, 8 * u, 7 * u, LED[i])
             if i == NONE or for_loop:
                 # the O and X of a loop without colour (on the block when its colour is chosen)
                 font.draw_text(fb, "OX", (w - 7 * u) // 2, 3 * u, screens.WHITE, 0, u)
             x0 = (w - 2 * u * n) // 2
             for k in range(n):
-                fill_rect(fb, x0 + 2 * u * k, 11 * u, 2 * u, 2 * u, LED[k] if k < 6 else GREY)
-            fill_rect(fb, x0 + 2 * u * i, 13 * u, 2 * u, u, screens.WHITE)
+                fb.rect(x0 + 2 * u * k, 11 * u, 2 * u, 2 * u, LED[k] if k < 6 else GREY)
+            fb.rect(x0 + 2 * u * i, 13 * u, 2 * u, u, screens.WHITE)
         else:
-            fill_rect(fb, 2, 2, 4, 3, LED[i] if i < 6 else GREY)
+            fb.rect(2, 2, 4, 3, LED[i] if i < 6 else GREY)
             x0 = (w - n) // 2
             for k in range(n):
                 if k != i or (now // 300) % 2:
-                    fill_rect(fb, x0 + k, 6, 1, 1, LED[k] if k < 6 else GREY)
+                    fb.rect(x0 + k, 6, 1, 1, LED[k] if k < 6 else GREY)
 
     def draw_entry(self, fb, now):
         count_entry(fb, self.entry_value, self.entry_what, self.turn_seat(), now, LED[self.loop_colour])
@@ -622,13 +622,13 @@ def seat_square(fb, seat, along, total, q, colour):
     span = w if seat % 2 == 0 else h
     u = (span - total) // 2 + along
     if seat == 0:
-        fill_rect(fb, u, h - q, q, q, colour)
+        fb.rect(u, h - q, q, q, colour)
     elif seat == 2:
-        fill_rect(fb, w - u - q, 0, q, q, colour)
+        fb.rect(w - u - q, 0, q, q, colour)
     elif seat == 1:
-        fill_rect(fb, 0, u, q, q, colour)
+        fb.rect(0, u, q, q, colour)
     else:
-        fill_rect(fb, w - q, h - u - q, q, q, colour)
+        fb.rect(w - q, h - u - q, q, q, colour)
 
 
 Mode.HANDLERS.update({"cards": Mode.on_cards, "first_player": Mode.on_first_player, "scores": Mode.on_scores})

@@ -539,42 +539,6 @@ def _glyph_rows():
 _ROWS = _glyph_rows()
 
 
-def fill_rect(fb, x, y, w, h, colour):
-    """A filled rectangle (clipped), written straight into the wire buffer like the sand."""
-    x1 = min(fb.width, x + w)
-    y1 = min(fb.height, y + h)
-    if x < 0:
-        x = 0
-    if y < 0:
-        y = 0
-    scale = fb.scale
-    r = scale[colour >> 16]
-    g = scale[(colour >> 8) & 0xFF]
-    b = scale[colour & 0xFF]
-    buf = fb.buf
-    table = fb.table
-    ro = fb.ro
-    go = fb.go
-    bo = fb.bo
-    width = fb.width
-    for yy in range(y, y1):
-        row = yy * width
-        for xx in range(x, x1):
-            j = table[row + xx] * 3
-            buf[j + ro] = r
-            buf[j + go] = g
-            buf[j + bo] = b
-
-
-def edge_bar(fb, seat, colour, length):
-    """screens.side_bar, written straight into the wire buffer."""
-    w, h = fb.width, fb.height
-    if seat == 0 or seat == 2:
-        fill_rect(fb, (w - length) // 2, h - 1 if seat == 0 else 0, length, 1, colour)
-    else:
-        fill_rect(fb, 0 if seat == 1 else w - 1, (h - length) // 2, 1, length, colour)
-
-
 def number_width(value, scale):
     """Width in pixels of an int drawn upright at `scale` (as font.draw_number would)."""
     digits = 2 if value < 0 else 1
@@ -657,7 +621,7 @@ def count_entry(fb, value, what, seat, now, colour=screens.WHITE):
         x = w - width if width >= w - 1 else x  # clear of P2's bar on the left edge
     y = top + (h - top - font.GLYPH_H * scale) // 2
     if seat >= 0:
-        edge_bar(fb, seat, screens.SEAT_COLOURS[seat], min(w, h) // 2)
+        screens.side_bar(fb, seat, screens.SEAT_COLOURS[seat], min(w, h) // 2)
     if small:
         if what and (now // 400) % 5 == 0:
             font.draw_char(fb, what[0], (w - font.GLYPH_W) // 2, y, colour)

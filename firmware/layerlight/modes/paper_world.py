@@ -19,7 +19,7 @@
 # being entered, and an undo reaches every action, down to the counts.
 
 from layerlight import buttons, font, screens
-from layerlight.modes.keeper import GREY, KeeperGame, big_number, edge_bar, fill_rect, menu_word
+from layerlight.modes.keeper import GREY, KeeperGame, big_number, menu_word
 
 OBJECTIVE_CARDS = 10        # the objective cards in the box, numbered 1-10
 DRAWN = 3                   # objectives in play
@@ -485,11 +485,11 @@ class Mode(KeeperGame):
         below = y + (font.GLYPH_H + 2) * s
         for i in range(DRAWN):
             font.draw_number(fb, self.objectives[i], self.num_x[i], y, screens.WHITE, 0, s)
-            fill_rect(fb, self.num_x[i], below, self.num_w[i], s, GREY)
+            fb.rect(self.num_x[i], below, self.num_w[i], s, GREY)
         if first % 2 == 0:
             screens.seat_spotlight(fb, first, now, False)
         else:
-            fill_rect(fb, 0 if first == 1 else w - 1, below + 2 * s, 1, h - below - 2 * s, colour)
+            fb.rect(0 if first == 1 else w - 1, below + 2 * s, 1, h - below - 2 * s, colour)
 
     def draw_first_player(self, fb, now):
         # spin around the seats, slowing down, and land on the drawn one (as Layers does)
@@ -511,7 +511,7 @@ class Mode(KeeperGame):
         there, highest on top; a seat's colour: taken by that seat), the scissors as an X on its
         holder's edge, and in the final round a corner lit for each turn left."""
         seat = self.turn_seat()
-        edge_bar(fb, seat, screens.SEAT_COLOURS[seat], min(self.width, self.height))
+        screens.side_bar(fb, seat, screens.SEAT_COLOURS[seat], min(self.width, self.height))
         if self.final_round:
             self.draw_turns_left(fb, self.turns_left)
         self.draw_columns(fb)
@@ -525,7 +525,7 @@ class Mode(KeeperGame):
         for k in range(left):
             x = 0 if k == 0 or k == 1 else w - u
             y = 0 if k == 1 or k == 2 else h - u
-            fill_rect(fb, x, y, u, u, FINAL_MARK)
+            fb.rect(x, y, u, u, FINAL_MARK)
 
     def draw_columns(self, fb):
         """The objectives' tokens, highest on top: white while there, the taker's colour once taken."""
@@ -537,7 +537,7 @@ class Mode(KeeperGame):
             x = self.column_x(i)
             c = self.claimed[i]
             for k in range(n):
-                fill_rect(fb, x, y0 + k * step, self.col_w, u, screens.SEAT_COLOURS[c[k]] if k < len(c) else screens.WHITE)
+                fb.rect(x, y0 + k * step, self.col_w, u, screens.SEAT_COLOURS[c[k]] if k < len(c) else screens.WHITE)
 
     def draw_scissors(self, fb, seat):
         """An X on the holder's edge, in the middle (8x8: two white pixels there)."""
@@ -557,8 +557,8 @@ class Mode(KeeperGame):
         else:
             x, y = w - size, (h - size) // 2
         for k in range(3):
-            fill_rect(fb, x + k * u, y + k * u, u, u, screens.WHITE)
-            fill_rect(fb, x + (2 - k) * u, y + k * u, u, u, screens.WHITE)
+            fb.rect(x + k * u, y + k * u, u, u, screens.WHITE)
+            fb.rect(x + (2 - k) * u, y + k * u, u, u, screens.WHITE)
 
     def draw_claim(self, fb, now):
         """The objective on offer, its number large; below, the three objectives' places with it
@@ -580,7 +580,7 @@ class Mode(KeeperGame):
             font.draw_number(fb, item, (w - width) // 2, 1, screens.WHITE)
             y = h - 2
         else:
-            edge_bar(fb, seat, screens.SEAT_COLOURS[seat], min(w, h))
+            screens.side_bar(fb, seat, screens.SEAT_COLOURS[seat], min(w, h))
             big_number(fb, item, (w - width) // 2, 2 * self.unit, screens.WHITE, s)
             y = h - 3 * self.unit
         for i in range(DRAWN):
@@ -592,7 +592,7 @@ class Mode(KeeperGame):
                     if self.choice_items[j] == self.objectives[i]:
                         colour = GREY
             if colour:
-                fill_rect(fb, self.column_x(i), y, self.col_w, 1 if self.small else self.unit, colour)
+                fb.rect(self.column_x(i), y, self.col_w, 1 if self.small else self.unit, colour)
 
     def draw_scores(self, fb, now):
         screens.scores(fb, self.seats, self.scores, now)
