@@ -192,37 +192,12 @@ def parse(data, text="", path="<set>"):
 
 
 def _side(tile, k, ident, side, tw, th, index, places, fail):
-    """One side of a tile (a multi-line string or a list of rows) -> bytes of colour indices."""
-    value = tile.get(side)
-    if isinstance(value, str):
-        rows = [r.strip() for r in value.strip("\n").split("\n")]
-        leading = sets._leading(value)
-    elif isinstance(value, list) and all(isinstance(r, str) for r in value):
-        rows = [r.strip() for r in value]
-        leading = 0
-    else:
-        fail("tile %s: %s is %s (rows of colour characters and '.')" % (
-            ident, side, "missing" if value is None else "not text"),
-            places.layer(k, side if value is not None else None))
-    if len(rows) != th:
-        fail("tile %s %s: %d rows, expected %d (tile = [%d, %d])" % (ident, side, len(rows), th, tw, th),
-             places.layer(k, side))
-    grid = bytearray()
-    for y, row in enumerate(rows):
-        line = places.row(k, side, y, leading) if isinstance(value, str) else places.layer(k, side)
-        if len(row) != tw:
-            fail("tile %s %s row %d has %d cells, expected %d" % (ident, side, y + 1, len(row), tw), line)
-        for x, ch in enumerate(row):
-            if ch == ".":
-                grid.append(0)
-            elif ch in index:
-                grid.append(index[ch])
-            else:
-                fail("tile %s %s row %d, column %d: unknown colour %r (not in [colors])" % (
-                    ident, side, y + 1, x + 1, ch), line)
+    """One side of a tile -> bytes of colour indices (read as a Layers side is), with a gem."""
+    grid = sets.side_grid(tile, k, ident, side, tw, th, index, places, fail, "tile",
+                          " (tile = [%d, %d])" % (tw, th))
     if not any(grid):
         fail("tile %s %s has no gem (a side needs at least one)" % (ident, side), places.layer(k, side))
-    return bytes(grid)
+    return grid
 
 
 def parse_pattern(text, otlo_set, where="<pattern>"):

@@ -219,8 +219,15 @@ def _leading(value):
 
 
 def _side(layer, k, ident, side, size, index, places, fail):
-    """One side of a layer (a multi-line string or a list of rows) -> bytes of colour indices."""
-    value = layer.get(side)
+    """One side of a layer -> bytes of colour indices (side_grid)."""
+    return side_grid(layer, k, ident, side, size, size, index, places, fail)
+
+
+def side_grid(entry, k, ident, side, w, h, index, places, fail, noun="layer", size_note=""):
+    """One side of a layer or tile (a multi-line string or a list of rows, w x h) -> bytes of
+    colour indices, 0 a hole; every mistake is `fail` with the place it is at. The OTLO tile
+    sets read their tiles with it too (noun "tile")."""
+    value = entry.get(side)
     if isinstance(value, str):
         rows = [r.strip() for r in value.strip("\n").split("\n")]
         leading = _leading(value)
@@ -228,23 +235,23 @@ def _side(layer, k, ident, side, size, index, places, fail):
         rows = [r.strip() for r in value]
         leading = 0
     else:
-        fail("layer %s: %s is %s (rows of colour characters and '.')" % (
-            ident, side, "missing" if value is None else "not text"), places.layer(k, side if value is not None else None))
-    if len(rows) != size:
-        fail("layer %s %s: %d rows, expected %d" % (ident, side, len(rows), size), places.layer(k, side))
+        fail("%s %s: %s is %s (rows of colour characters and '.')" % (
+            noun, ident, side, "missing" if value is None else "not text"), places.layer(k, side if value is not None else None))
+    if len(rows) != h:
+        fail("%s %s %s: %d rows, expected %d%s" % (noun, ident, side, len(rows), h, size_note), places.layer(k, side))
     grid = bytearray()
     for y, row in enumerate(rows):
         line = places.row(k, side, y, leading) if isinstance(value, str) else places.layer(k, side)
-        if len(row) != size:
-            fail("layer %s %s row %d has %d cells, expected %d" % (ident, side, y + 1, len(row), size), line)
+        if len(row) != w:
+            fail("%s %s %s row %d has %d cells, expected %d" % (noun, ident, side, y + 1, len(row), w), line)
         for x, ch in enumerate(row):
             if ch == ".":
                 grid.append(0)
             elif ch in index:
                 grid.append(index[ch])
             else:
-                fail("layer %s %s row %d, column %d: unknown colour %r (not in [colors])" % (
-                    ident, side, y + 1, x + 1, ch), line)
+                fail("%s %s %s row %d, column %d: unknown colour %r (not in [colors])" % (
+                    noun, ident, side, y + 1, x + 1, ch), line)
     return bytes(grid)
 
 
