@@ -14,24 +14,20 @@ import time
 from layerlight_tools.errors import UserError
 
 
-def _open(path):
-    """The firmware's reader on a deck file; a bad deck is one line."""
-    from layerlight import deck as deckfile
-    from layerlight_tools import cards
-    try:
-        return cards.open_deck(path)
-    except deckfile.DeckError as e:
-        raise UserError(str(e))
-
-
 def _guard(fn, *args, **kw):
-    """Run fn; a bad deck (DeckError, DeckProblem) is one line."""
-    from layerlight import deck as deckfile
-    from layerlight_tools import cards
+    """Run fn; a bad deck of either kind (DeckError, a DeckProblem) is one line."""
+    from layerlight.deckfile import DeckError
+    from layerlight_tools import cards, otlo_cards
     try:
         return fn(*args, **kw)
-    except (deckfile.DeckError, cards.DeckProblem) as e:
+    except (DeckError, cards.DeckProblem, otlo_cards.DeckProblem) as e:
         raise UserError(str(e))
+
+
+def _open(path):
+    """The firmware's mission deck reader on a deck file; a bad deck is one line."""
+    from layerlight_tools import cards
+    return _guard(cards.open_deck, path)
 
 
 def _is_otlo_deck(path):
@@ -95,7 +91,7 @@ def cmd_cards_export(args):
     if _is_otlo_deck(args.deck):
         from layerlight_tools import otlo_cards
         with progress.Bars(None) as bars:
-            data = _otlo_guard(otlo_cards.export, args.deck, bars)
+            data = _guard(otlo_cards.export, args.deck, bars)
         return _write_json(args, data, "challenges")
     with progress.Bars(None) as bars:
         data = _guard(cards.export, args.deck, bars)
@@ -152,7 +148,7 @@ def cmd_cards_show(args):
     if _is_otlo_deck(args.deck):
         return otlo_cmd_show(args)
     from layerlight.solver import Solver
-    from layerlight_tools import cards, show
+    from layerlight_tools import show
     d = _open(args.deck)
     found = None
     for i in range(d.count):
@@ -191,21 +187,8 @@ def cmd_cards_show(args):
 # --- OTLO challenge decks ---------------------------------------------------
 
 def _otlo_open(path):
-    from layerlight import deck as deckfile
     from layerlight_tools import otlo_cards
-    try:
-        return otlo_cards.open_deck(path)
-    except deckfile.DeckError as e:
-        raise UserError(str(e))
-
-
-def _otlo_guard(fn, *args, **kw):
-    from layerlight import deck as deckfile
-    from layerlight_tools import otlo_cards
-    try:
-        return fn(*args, **kw)
-    except (deckfile.DeckError, otlo_cards.DeckProblem) as e:
-        raise UserError(str(e))
+    return _guard(otlo_cards.open_deck, path)
 
 
 def otlo_cmd_build(args):
@@ -239,7 +222,7 @@ def otlo_cmd_build(args):
 def otlo_cmd_check(args):
     from layerlight_tools import otlo_cards, progress
     with progress.Bars(None) as bars:
-        problems = _otlo_guard(otlo_cards.check, args.deck, bars)
+        problems = _guard(otlo_cards.check, args.deck, bars)
     for p in problems:
         print("%s: %s" % (args.deck, p))
     if problems:
