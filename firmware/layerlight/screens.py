@@ -227,3 +227,34 @@ def press_light(fb, button):
         seat_point(fb, button, -1, 0, WHITE)
     else:
         fb.pixel(fb.width - 1 if button == 4 else 0, fb.height - 1, WHITE)
+
+
+# --- endings: what every mode's final shares ---------------------------------
+# A player to move has a steady edge in their colour; a winner's edge is never
+# steady: dashes of their colour and white march along it. With the flag (a
+# chequer, the sign of a finished race) no final can be taken for a turn.
+
+def winner_edges(fb, winners, now):
+    """The edge of each winning seat (a sequence of seat indices) as marching dashes."""
+    w, h = fb.width, fb.height
+    phase = (now // 250) % 4
+    for seat in winners:
+        colour = SEAT_COLOURS[seat]
+        n = w if seat % 2 == 0 else h
+        for k in range(n):
+            c = WHITE if (k + phase) % 4 == 0 else colour
+            if seat == 0:
+                fb.pixel(k, h - 1, c)
+            elif seat == 2:
+                fb.pixel(w - 1 - k, 0, c)
+            elif seat == 1:
+                fb.pixel(0, k, c)
+            else:
+                fb.pixel(w - 1, h - 1 - k, c)
+
+
+def end_flag(fb, x, y, cell):
+    """A chequered flag, 4 x 4 squares of `cell` pixels, top-left at (x, y): the game is over."""
+    for j in range(4):
+        for i in range(4):
+            fb.rect(x + i * cell, y + j * cell, cell, cell, WHITE if (i + j) % 2 == 0 else DIM)
