@@ -27,12 +27,28 @@ class FrameBuffer:
         self.go = order.index("G")
         self.bo = order.index("B")
         self.generation = 0  # bumped when the cap changes: cached screens must redraw
+        self.views = [self, None, None, None]  # turned(seat), made when first asked for
         self.set_cap(cap)
 
     def set_cap(self, cap):
         """The brightness cap (0..1), applied to every pixel written from now on."""
         self.scale = brightness_table(cap)
         self.generation += 1
+        for view in self.views:
+            if view is not None:
+                view.scale = self.scale
+                view.generation = self.generation
+
+    def turned(self, seat):
+        """This frame buffer as seen from `seat` (0 = P1, as is; 1 = P2 on the left, 2 = P3 at
+        the top, 3 = P4 on the right): whatever is drawn upright into it, as for P1, reads upright
+        from that seat's edge, and P1's bottom edge lands on that seat's edge. It shares the
+        pixels and the cap; each view costs one table of W*H entries, made on first use (not
+        while drawing). A matrix that is not square turns only half round (P3)."""
+        view = self.views[seat]
+        if view is None:
+            view = self.views[seat] = _Turned(self, seat)
+        return view
 
     def clear(self):
         self.buf[:] = self._blank
@@ -92,6 +108,40 @@ class FrameBuffer:
                 parts.append("%06x" % self.get(x, y))
             rows.append("".join(parts))
         return rows
+
+
+class _Turned(FrameBuffer):
+    """A FrameBuffer sharing another's pixels through a table turned to face a seat."""
+
+    def __init__(self, fb, seat):
+        w, h = fb.width, fb.height
+        if w != h and seat % 2:
+            seat = 0  # a quarter turn would not fit: as is
+        self.width = w
+        self.height = h
+        self.buf = fb.buf
+        self._blank = fb._blank
+        self.ro = fb.ro
+        self.go = fb.go
+        self.bo = fb.bo
+        self.scale = fb.scale
+        self.generation = fb.generation
+        self.views = fb.views
+        base = fb.table
+        table = array("H", bytes(2 * w * h))
+        for y in range(h):
+            for x in range(w):
+                # where (x, y) of the seat's upright picture lies on the matrix
+                if seat == 1:
+                    bx, by = w - 1 - y, x
+                elif seat == 2:
+                    bx, by = w - 1 - x, h - 1 - y
+                elif seat == 3:
+                    bx, by = y, h - 1 - x
+                else:
+                    bx, by = x, y
+                table[y * w + x] = base[by * w + bx]
+        self.table = table
 
 
 def brightness_table(cap):

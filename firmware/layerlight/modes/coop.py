@@ -39,6 +39,7 @@ CARDS = 72                  # builder cards to place after the starting card
 MAX_COUNT = 20              # the most dots, O or X one loop can be given
 SHOW_LOOP_MS = 1000         # a loop's colour stays on show this long once its total has counted up
 SCORES_PAGE_MS = 1500       # the pause menu's SCORES: one colour (then the cards left) per page
+FINAL_BLINK_MS = 400        # `final`: the winners' totals blink between their colour and white
 PAGE_MS = 1500              # 8x8: the board shows the bars, then each seat's total, in turn
 LAST_SECONDS_MS = 5000      # the turn timer beeps every second at the end
 
@@ -60,6 +61,7 @@ class Mode(KeeperGame):
     END_ACTION = END
     HANDLERS = dict(KeeperGame.HANDLERS)
     DRAWERS = dict(KeeperGame.DRAWERS)
+    SEAT_PHASES = ("loop_colour", "loop_for")
 
     def __init__(self, ctx, seats=None, first_player=None, saved=None):
         cfg = ctx.cfg
@@ -76,6 +78,7 @@ class Mode(KeeperGame):
         self.turns = 0
         self.ended = False
         self.win_bits = 0
+        self.winner_seats = ()
         self.tie_break = None
         self.loop_colour = 0        # the loop being entered
         self.loop_none = 0
@@ -281,8 +284,10 @@ class Mode(KeeperGame):
     def final_marks(self):
         self.win_bits = 0
         self.tie_break = None
+        self.winner_seats = ()
         if self.phase == "final":
-            for s in self.winners():
+            self.winner_seats = self.winners()
+            for s in self.winner_seats:
                 self.win_bits |= 1 << s
             self.tie_break = self.decided_by()
 
@@ -460,14 +465,37 @@ class Mode(KeeperGame):
 
     def draw_turn(self, fb, now):
         if self.choice_index != 0:  # B moved the highlight off `next`: the action's word
-            menu_word(fb, self.choice_labels[self.choice_index], self.turn_seat(), now - self.since)
+            menu_word(fb, self.choice_labels[self.choice_index], self.seat_colour(), now - self.since)
         elif self.show_colour >= 0:
             self.draw_colour_total(fb, self.show_colour, LED[self.show_colour], self.shown_points[self.show_colour])
         else:
             self.draw_board(fb, now, False)
 
     def draw_final(self, fb, now):
-        self.draw_board(fb, now, True)
+        """The end: every seat's total facing it, the winners' blinking between their colour and
+        white (a seat to play is steady), the others grey, and the chequered flag where the colour
+        bars were (their totals: SCORES in the pause menu). 8x8: from the moment the game ended,
+        each seat's total in turn, then the flag with the winners' edges."""
+        seats = self.seats
+        blink = ((now - self.since) // FINAL_BLINK_MS) % 2
+        if self.width < 16:
+            page = ((now - self.since) // PAGE_MS) % (len(seats) + 1)
+            if page == len(seats):
+                screens.end_flag(fb, 2, 2, 1)
+                screens.winner_edges(fb, self.winner_seats, now)
+                return
+            seat = seats[page]
+            screens.number_for_seat(fb, seat, self.shown[seat], self.final_colour(seat, blink), 1)
+            return
+        for seat in seats:
+            screens.number_for_seat(fb, seat, self.shown[seat], self.final_colour(seat, blink), self.num_scale)
+        cell = self.num_scale
+        screens.end_flag(fb, (self.width - 4 * cell) // 2, (self.height - 4 * cell) // 2, cell)
+
+    def final_colour(self, seat, blink):
+        if not self.win_bits & (1 << seat):
+            return GREY
+        return screens.WHITE if blink else screens.SEAT_COLOURS[seat]
 
     def motion(self, now):
         phase = self.phase
@@ -476,10 +504,14 @@ class Mode(KeeperGame):
         if phase == "scores":
             return ((now - self.since) // SCORES_PAGE_MS) % 7
         if self.width >= 16:
-            return 0
+            return ((now - self.since) // FINAL_BLINK_MS) % 2 if phase == "final" else 0
         if phase == "turn" and self.choice_index:
             return 1 + ((now - self.since) // 80) % 250  # the action's word scrolls
-        if phase == "turn" or phase == "final":
+        if phase == "final":
+            page = ((now - self.since) // PAGE_MS) % (len(self.seats) + 1)
+            return page * 2 + ((now - self.since) // FINAL_BLINK_MS) % 2 if page < len(self.seats) else \
+                64 + (now // 250) % 4  # the totals' blink; the winners' marching edges
+        if phase == "turn":
             return (now // PAGE_MS) % (len(self.seats) + 1)  # the board's pages
         if phase == "loop_colour" or phase == "loop_for":
             return (now // 300) % 2  # the highlighted colour blinks
@@ -591,8 +623,7 @@ class Mode(KeeperGame):
         n = len(items)
         i = self.choice_index
         for_loop = self.phase == "loop_for"
-        seat = self.turn_seat()
-        screens.side_bar(fb, seat, screens.SEAT_COLOURS[seat], min(w, h) // 2)
+        screens.side_bar(fb, 0, self.seat_colour(), min(w, h) // 2)  # drawn for P1, turned to the seat
         u = self.unit if w >= 16 else 0
         if u:
             if i < 6:
@@ -604,15 +635,15 @@ class Mode(KeeperGame):
             for k in range(n):
                 fb.rect(x0 + 2 * u * k, 11 * u, 2 * u, 2 * u, LED[k] if k < 6 else GREY)
             fb.rect(x0 + 2 * u * i, 13 * u, 2 * u, u, screens.WHITE)
-        else:
-            fb.rect(2, 2, 4, 3, LED[i] if i < 6 else GREY)
+        else:  # 8x8: a dark row between the six and the seat's edge, whose colour may be one of them
+            fb.rect(2, 1, 4, 3, LED[i] if i < 6 else GREY)
             x0 = (w - n) // 2
             for k in range(n):
                 if k != i or (now // 300) % 2:
-                    fb.rect(x0 + k, 6, 1, 1, LED[k] if k < 6 else GREY)
+                    fb.rect(x0 + k, 5, 1, 1, LED[k] if k < 6 else GREY)
 
     def draw_entry(self, fb, now):
-        count_entry(fb, self.entry_value, self.entry_what, self.turn_seat(), now, LED[self.loop_colour])
+        count_entry(fb, self.entry_value, self.entry_what, self.seat_colour(), now, LED[self.loop_colour])
 
 
 def seat_square(fb, seat, along, total, q, colour):

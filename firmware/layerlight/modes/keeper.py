@@ -48,6 +48,7 @@ class KeeperGame:
     END_ACTION = None
     HANDLERS = {}
     DRAWERS = {}
+    SEAT_PHASES = ()  # a mode's phases where the turn seat chooses (drawn facing it)
 
     def __init__(self, ctx, seats=None, first_player=None, saved=None):
         self.ctx = ctx
@@ -384,22 +385,39 @@ class KeeperGame:
         # Every screen is drawn once and copied back (a memcpy) until something on it
         # changes: the state (self.look) or what moves with time (motion()). What
         # moves every frame is drawn over it (draw_over()).
+        #
+        # A screen that is one seat's (a count it enters, a word of its menu, a choice it
+        # makes) is drawn as for P1, upright with the seat's edge at the bottom, into the frame
+        # buffer turned to face that seat: so every seat reads its own screen the same way.
         key = self.look * 256 + self.motion(now)
         cache = self.screen
         if cache is None or not cache.restore(fb, key):
             fb.clear()
+            seat = self.facing()
+            view = fb.turned(seat) if seat > 0 else fb
             drawer = self.DRAWERS.get(self.phase)
             if drawer is not None:
-                drawer(self, fb, now)
+                drawer(self, view, now)
             elif self.in_entry():
-                self.draw_entry(fb, now)
+                self.draw_entry(view, now)
             else:
-                self.draw_choice(fb, now)
+                self.draw_choice(view, now)
             if cache is not None:
                 cache.keep(fb, key)
         self.draw_over(fb, now)
         if self.undo_at >= 0 and now - self.undo_at < UNDO_SHOW_MS:
             undo_mark(fb, now - self.undo_at)
+
+    def facing(self):
+        """The seat whose screen this is (drawn turned to face it), or -1 for a board all share."""
+        if self.in_entry() or self.phase in self.SEAT_PHASES or (self.phase == "turn" and self.choice_index):
+            return self.turn_seat()
+        return -1
+
+    def seat_colour(self):
+        """The colour of the seat a one-seat screen is for (its edge, at the bottom of the view)."""
+        seat = self.turn_seat()
+        return screens.SEAT_COLOURS[seat] if seat >= 0 else 0
 
     def motion(self, now):
         """0..255: changes when a screen changes with time alone (a blink, a page, a scroll)."""
@@ -416,6 +434,8 @@ class KeeperGame:
         self.width = fb.width
         self.height = fb.height
         self.screen = ScreenCache(fb)
+        for seat in range(1, 4):
+            fb.turned(seat)  # made now, not while drawing
 
     # --- saving ---------------------------------------------------------------
 
@@ -474,35 +494,46 @@ class KeeperGame:
 
     def draw_entry(self, fb, now):
         """The count being entered, large, facing the player whose turn it is."""
-        count_entry(fb, self.entry_value, self.entry_what, self.turn_seat(), now)
+        count_entry(fb, self.entry_value, self.entry_what, self.seat_colour(), now)
 
     def draw_choice(self, fb, now):
         """The highlighted item of a choice (the mode draws its own where it has one)."""
         if self.choice_labels:
-            menu_word(fb, self.choice_labels[self.choice_index], self.turn_seat(), now - self.since)
+            menu_word(fb, self.choice_labels[self.choice_index], self.seat_colour(), now - self.since)
 
     def choice_label(self, item):
         return str(item).upper()
 
 
 class ScreenCache:
-    """The unchanging part of a screen, drawn once and copied back each frame (a memcpy)."""
+    """The unchanging part of a screen, drawn once and copied back each frame (a memcpy).
+
+    Two pictures are kept, so a screen that blinks between two (a winner's total, a highlighted
+    colour) is drawn twice and then only copied."""
 
     def __init__(self, fb):
-        self.buf = bytearray(len(fb.buf))
-        self.key = -1
+        self.bufs = (bytearray(len(fb.buf)), bytearray(len(fb.buf)))
+        self.keys = [-1, -1]
         self.generation = -1
+        self.newer = 0
 
     def restore(self, fb, key):
         """True (and fb holds the picture) when the picture for `key` is cached; else draw it and keep()."""
-        if key == self.key and fb.generation == self.generation:
-            fb.buf[:] = self.buf
-            return True
+        if fb.generation != self.generation:
+            return False
+        for i in (0, 1):
+            if self.keys[i] == key:
+                fb.buf[:] = self.bufs[i]
+                return True
         return False
 
     def keep(self, fb, key):
-        self.buf[:] = fb.buf
-        self.key = key
+        if fb.generation != self.generation:
+            self.keys[0] = self.keys[1] = -1
+        i = 1 - self.newer  # the older picture makes way
+        self.bufs[i][:] = fb.buf
+        self.keys[i] = key
+        self.newer = i
         self.generation = fb.generation
 
 
@@ -600,9 +631,11 @@ def big_number(fb, value, x, y, colour, scale):
                             buf[j + bo] = b
 
 
-def count_entry(fb, value, what, seat, now, colour=screens.WHITE):
-    """A count as large as the matrix allows, the seat's side lit, what is counted as a letter
-    (in `colour`) above it; on 8x8 the letter takes the number's place for a moment every 2 s."""
+def count_entry(fb, value, what, edge, now, colour=screens.WHITE):
+    """A count as large as the matrix allows, upright for P1 (draw it into fb.turned(seat) for
+    another seat), the bottom edge lit in `edge` (the seat's colour; 0: none), what is counted
+    as a letter (in `colour`) above it; on 8x8 the letter takes the number's place for a moment
+    every 2 s."""
     w, h = fb.width, fb.height
     digits = 1
     v = value
@@ -617,24 +650,21 @@ def count_entry(fb, value, what, seat, now, colour=screens.WHITE):
     width = (digits * font.ADVANCE - 1) * scale
     top = 0 if small else font.GLYPH_H * letter_scale
     x = (w - width) // 2
-    if seat == 1:
-        x = w - width if width >= w - 1 else x  # clear of P2's bar on the left edge
     y = top + (h - top - font.GLYPH_H * scale) // 2
-    if seat >= 0:
-        screens.side_bar(fb, seat, screens.SEAT_COLOURS[seat], min(w, h) // 2)
+    if edge:
+        screens.side_bar(fb, 0, edge, min(w, h) // 2)
     if small:
         if what and (now // 400) % 5 == 0:
             font.draw_char(fb, what[0], (w - font.GLYPH_W) // 2, y, colour)
             return
     elif what:
-        # top-left, or top-right when P2's bar runs down the left edge
-        lx = w - font.GLYPH_W * letter_scale if seat == 1 else 0
-        font.draw_char(fb, what[0], lx, 0, colour, 0, letter_scale)
+        font.draw_char(fb, what[0], 0, 0, colour, 0, letter_scale)
     big_number(fb, value, x, y, screens.WHITE, scale)
 
 
-def menu_word(fb, text, seat, elapsed):
-    """A word of the turn menu in the middle (scrolling if it is wide), the seat's side lit."""
+def menu_word(fb, text, edge, elapsed):
+    """A word of the turn menu in the middle (scrolling if it is wide), upright for P1 (draw it
+    into fb.turned(seat) for another seat), the bottom edge lit in `edge` (the seat's colour)."""
     w, h = fb.width, fb.height
     scale = 2 if w >= 32 else 1
     width = font.text_width(text, scale)
@@ -644,15 +674,8 @@ def menu_word(fb, text, seat, elapsed):
         offset = (elapsed // 80) % (width + w) - w // 2
     y = (h - font.GLYPH_H * scale) // 2
     font.draw_scrolling(fb, text, y, screens.WHITE, offset, scale)
-    if seat == 0 or seat == 2:
-        screens.seat_spotlight(fb, seat, 0, False)
-    elif seat > 0:
-        # P2's or P4's edge, broken where the word runs into it
-        x = 0 if seat == 1 else w - 1
-        colour = screens.SEAT_COLOURS[seat]
-        for yy in range(h):
-            if yy < y - 1 or yy > y + font.GLYPH_H * scale:
-                fb.pixel(x, yy, colour)
+    if edge:
+        fb.rect(0, h - 1, w, 1, edge)
 
 
 def undo_mark(fb, elapsed):

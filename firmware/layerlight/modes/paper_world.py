@@ -25,6 +25,7 @@ OBJECTIVE_CARDS = 10        # the objective cards in the box, numbered 1-10
 DRAWN = 3                   # objectives in play
 FIRST_PLAYER_MS = 1800      # the first-player draw spins this long (as in Layers)
 PAGE_MS = 1500              # `final`: the totals, then each part of the score, a page each
+TIE_BREAK = 0x00E0E0        # the D of a tie broken on discards: no seat's colour, not white or grey
 ACTIONS = ("next", "objective", "scissors", "end")
 FINAL_ROUND_ACTIONS = ("next", "objective", "scissors")  # the end is triggered once
 COUNTS = ("stars", "hand", "discard")
@@ -59,6 +60,7 @@ class Mode(KeeperGame):
     END_ACTION = FINISH
     HANDLERS = dict(KeeperGame.HANDLERS)
     DRAWERS = dict(KeeperGame.DRAWERS)
+    SEAT_PHASES = ("claim",)
 
     def __init__(self, ctx, seats=None, first_player=None, saved=None):
         self.objectives = []        # the three objective cards drawn (1-10), lowest first
@@ -72,6 +74,7 @@ class Mode(KeeperGame):
         self.entry_step = 0         # the count of the seat being entered: 0 stars, 1 hand, 2 discard
         self.pending = [0, 0, 0]    # that seat's counts so far (not saved: a cut resumes at its stars)
         self.win_bits = 0
+        self.winner_seats = ()
         self.tie_break = None
         self.num_x = [0, 0, 0]      # the objectives screen: where each number starts
         self.num_w = [0, 0, 0]
@@ -248,8 +251,10 @@ class Mode(KeeperGame):
     def final_marks(self):
         self.win_bits = 0
         self.tie_break = None
+        self.winner_seats = ()
         if self.over():
-            for s in self.winners():
+            self.winner_seats = self.winners()
+            for s in self.winner_seats:
                 self.win_bits |= 1 << s
             self.tie_break = self.decided_by()
             for k in range(len(self.seats)):  # 8x8: a total too long to face its seat scrolls by
@@ -455,10 +460,14 @@ class Mode(KeeperGame):
         if phase == "scores":
             return (now // 1200) % 4 if self.small else 0
         if phase == "final":
-            blink = (now // 400) % 2
+            t = now - self.since
+            blink = (t // 400) % 2
             if not self.small:
-                return (now // PAGE_MS) % (len(PARTS) + 2) * 2 + blink
-            return ((now // (2 * PAGE_MS)) % 4 * 2 + blink) * 32 + (now // 80) % 32
+                return (t // PAGE_MS) % (len(PARTS) + 3) * 4 + (t // 800) % 2 * 2 + blink
+            k = (t // (2 * PAGE_MS)) % (len(self.seats) + 1)
+            if k == len(self.seats):
+                return 128 + (now // 250) % 4 * 2 + blink  # the flag, the winners' marching edges
+            return (k * 2 + blink) * 12 + (t // 80) % 12
         return KeeperGame.motion(self, now)
 
     def column_x(self, i):
@@ -502,7 +511,7 @@ class Mode(KeeperGame):
 
     def draw_turn(self, fb, now):
         if self.choice_index != 0:  # B moved the highlight off `next`: the action's word
-            menu_word(fb, self.choice_labels[self.choice_index], self.turn_seat(), now - self.since)
+            menu_word(fb, self.choice_labels[self.choice_index], self.seat_colour(), now - self.since)
             return
         self.draw_board(fb)
 
@@ -564,7 +573,7 @@ class Mode(KeeperGame):
         """The objective on offer, its number large; below, the three objectives' places with it
         marked (the others this seat may claim grey); the claiming seat's side lit."""
         w, h = self.width, self.height
-        seat = self.turn_seat()
+        edge = self.seat_colour()  # drawn for P1, turned to the seat
         item = self.choice_items[self.choice_index]
         place = 0
         for i in range(DRAWN):
@@ -576,11 +585,11 @@ class Mode(KeeperGame):
             s = 1
             width = 7
         if self.small:
-            screens.side_bar(fb, seat, screens.SEAT_COLOURS[seat], 4)
+            screens.side_bar(fb, 0, edge, 4)
             font.draw_number(fb, item, (w - width) // 2, 1, screens.WHITE)
             y = h - 2
         else:
-            screens.side_bar(fb, seat, screens.SEAT_COLOURS[seat], min(w, h))
+            screens.side_bar(fb, 0, edge, min(w, h))
             big_number(fb, item, (w - width) // 2, 2 * self.unit, screens.WHITE, s)
             y = h - 3 * self.unit
         for i in range(DRAWN):
@@ -598,40 +607,38 @@ class Mode(KeeperGame):
         screens.scores(fb, self.seats, self.scores, now)
 
     def draw_final(self, fb, now):
-        """Page 0: each seat's total facing it (winners in their colours, blinking; the others grey;
-        a D in the middle when the fewest discards broke a tie). Then a page per part of the score:
-        its letter in the middle (S stars, O objectives, H hand, D discard, X scissors) and each
-        seat's count facing it. 8x8: one seat at a time, its total."""
+        """From the moment the game ends: the totals first and longest, each seat's facing it
+        (winners blinking between their colour and white, a seat to play is steady; the others
+        grey) with the chequered flag in the middle, or, when the fewest discards broke a tie, a
+        D in TIE_BREAK taking turns with it. Then a page per part of the score: its letter in the
+        middle (S stars, O objectives, H hand, D discard, X scissors) and each seat's count facing
+        it. 8x8: each seat's total in turn, then the flag with the winners' edges."""
         seats = self.seats
         n = len(seats)
-        blink = (now // 400) % 2
+        t = now - self.since
+        blink = (t // 400) % 2
         if self.small:
-            k = (now // (2 * PAGE_MS)) % n
+            k = (t // (2 * PAGE_MS)) % (n + 1)
+            if k == n:
+                screens.end_flag(fb, 2, 2, 1)
+                screens.winner_edges(fb, self.winner_seats, now)
+                if self.tie_break == "discard" and blink:
+                    font.draw_char(fb, "D", 3, 2, TIE_BREAK)  # over the flag, every other blink
+                return
             seat = seats[k]
             lit = self.win_bits & (1 << seat)
             colour = (screens.WHITE if blink else screens.SEAT_COLOURS[seat]) if lit else GREY
             v = self.shown[seat]
-            edge = screens.SEAT_COLOURS[seat] if lit else GREY
             if -10 < v < 100:
                 screens.number_for_seat(fb, seat, v, colour, 1)
-                screens.side_bar(fb, seat, edge, self.width)
                 return
-            text = self.final_text[k]  # three characters do not fit: they scroll by, the edge clear of them
+            text = self.final_text[k]  # three characters do not fit: they scroll by
             span = font.text_width(text) + self.width
-            font.draw_scrolling(fb, text, 1, colour, (now // 80) % span - self.width)
-            if seat % 2 == 0:
-                screens.side_bar(fb, seat, edge, self.width)
-            else:
-                x = 0 if seat == 1 else self.width - 1
-                fb.pixel(x, 0, edge)
-                fb.pixel(x, self.height - 2, edge)
-                fb.pixel(x, self.height - 1, edge)
+            font.draw_scrolling(fb, text, 1, colour, (t // 80) % span - self.width)
             return
-        page = (now // PAGE_MS) % (len(PARTS) + 2)
-        page = 0 if page < 2 else page - 1  # the totals stay up twice as long
+        page = (t // PAGE_MS) % (len(PARTS) + 3)
+        page = 0 if page < 3 else page - 2  # the totals stay up three times as long
         s = self.num_scale
-        cx = (self.width - font.GLYPH_W * s) // 2
-        cy = (self.height - font.GLYPH_H * s) // 2
         for k in range(n):
             seat = seats[k]
             if page == 0:
@@ -640,10 +647,14 @@ class Mode(KeeperGame):
                 screens.number_for_seat(fb, seat, self.shown[seat], colour, s)
             else:
                 screens.number_for_seat(fb, seat, self.part(k, page - 1), screens.SEAT_COLOURS[seat], s)
+        cx = (self.width - font.GLYPH_W * s) // 2
+        cy = (self.height - font.GLYPH_H * s) // 2
         if page > 0:
             font.draw_char(fb, PARTS[page - 1], cx, cy, screens.WHITE, 0, s)
-        elif self.tie_break == "discard":
-            font.draw_char(fb, "D", cx, cy, GREY, 0, s)
+        elif self.tie_break == "discard" and (t // 800) % 2:
+            font.draw_char(fb, "D", cx, cy, TIE_BREAK, 0, s)
+        else:
+            screens.end_flag(fb, (self.width - 4 * s) // 2, (self.height - 4 * s) // 2, s)
 
 
 Mode.HANDLERS.update({"objectives": Mode.on_objectives, "scores": Mode.on_scores})
