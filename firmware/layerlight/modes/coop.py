@@ -31,6 +31,7 @@ COLOURS = coop_cards.COLOURS
 # yellow), and purple little red (or it reads pink). Checked at the default
 # brightness as CIEDE2000 differences (tests/test_coop.py, README "CO.OP colours").
 LED = (0x0040FF, 0x00FF00, 0xFFA000, 0xFF2000, 0xFF0830, 0x6000FF)
+BELOW_ZERO = tuple((c >> 2) & 0x3F3F3F for c in LED)  # a colour below zero: its stub, a quarter of the light
 NONE = 6                    # a loop without colour: only O and X symbols
 ALL_COLOURS = [0, 1, 2, 3, 4, 5]  # solo: every colour scores
 LOOP_CHOICES = COLOURS + ("none",)
@@ -548,7 +549,8 @@ class Mode(KeeperGame):
 
     def draw_bars(self, fb):
         """A bar per colour, blue to purple; one pixel is a point while the top colour fits, then the
-        top colour fills its bar and the others are in proportion. Below zero: a grey stub."""
+        top colour fills its bar and the others are in proportion. Below zero: a stub of the
+        colour at a quarter of its light (grey is what seats' totals are drawn in)."""
         top = 1
         for c in range(6):
             if self.shown_points[c] > top:
@@ -560,7 +562,7 @@ class Mode(KeeperGame):
             v = self.shown_points[c]
             x = self.bar_x0 + c * bw
             if v < 0:
-                fb.rect(x, bottom, bw, 1, GREY)
+                fb.rect(x, bottom, bw, 1, BELOW_ZERO[c])
                 continue
             n = v if top <= height else max(1, (v * height + top // 2) // top) if v else 0
             fb.rect(x, bottom + 1 - n, bw, n, LED[c])
