@@ -65,11 +65,25 @@ def test_bad_options_are_one_line(args, words):
     assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr
 
 
-def test_corrupt_deck_is_reported_and_the_device_keeps_running(tmp_path):
+def test_corrupt_deck_is_refused_by_sim_naming_the_file(tmp_path):
+    """`sim --deck` checks the file first: a corrupt deck is one line naming it, and no game is played
+    with another deck (the device's own handling of a corrupt deck on its flash, error E1 and play
+    on, is test_corrupt_deck_on_the_flash_is_error_e1_and_the_device_keeps_running)."""
     bad = tmp_path / "bad.deck"
     bad.write_bytes(b"LLDK\x01garbage")
     r = sim("--script", "-", "--deck", str(bad), script="wait 5000\npress A\n", )
-    assert r.returncode == 0
-    assert "error E1" in r.stderr
-    s = json.loads(r.stdout)
-    assert s["phase"] in ("menu", "error")
+    assert r.returncode == 2 and r.stdout == ""
+    assert str(bad) in r.stderr and "Traceback" not in r.stderr
+
+
+def test_corrupt_deck_on_the_flash_is_error_e1_and_the_device_keeps_running():
+    from layerlight_tools import firmware_files, simcore
+    files = firmware_files.device_files()
+    files["decks/default.deck"] = b"LLDK\x01garbage"
+    logs = []
+    dev = simcore.make_device(files, log=logs.append)
+    sim_ = simcore.Simulator(dev)
+    for no, line in enumerate(["wait 5000", "press A"], 1):
+        sim_.run_line(line, no)
+    assert any("E1" in line for line in logs), logs
+    assert dev.state()["phase"] in ("menu", "error")

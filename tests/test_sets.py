@@ -154,3 +154,15 @@ def test_a_pattern_typed_as_rows():
     with pytest.raises(sets.SetError) as e:
         sets.parse_pattern("RR.\nRB\nBBB\n", s, "p.txt")
     assert str(e.value) == "p.txt:2: row 2 has 2 cells, expected 3"
+
+
+@pytest.mark.parametrize("kind", ["otl0", "Layers", "tiles", 3])
+def test_an_unknown_kind_is_named_with_the_kinds_there_are(tmp_path, kind):
+    """A typo in `kind` (kind = "otl0") says so, with its line and the kinds, not "size is missing"."""
+    path = tmp_path / "mine.toml"
+    path.write_text('name = "x"\nkind = %s\ntile = [2, 2]\n' % (('"%s"' % kind) if isinstance(kind, str) else kind))
+    with pytest.raises(sets.SetError) as e:
+        sets.load(str(path))
+    text = str(e.value)
+    assert text.startswith("%s:2: unknown kind %r" % (path, kind)) and '"layers"' in text and '"otlo"' in text
+    assert "\n" not in text

@@ -32,12 +32,23 @@ def build_parser():
 def main(argv=None):
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args) or 0
+        code = args.func(args) or 0
+        sys.stdout.flush()  # here, so a reader that went away is caught below, not at exit
+        return code
     except UserError as e:
         print("layerlight: %s" % e, file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader of our output went away (`layerlight cards show DECK 14 | head -2`): end
+        # quietly, as a Unix command killed by SIGPIPE would. Python would otherwise complain
+        # again when it flushes stdout at exit, so stdout goes to devnull first (the Python
+        # docs' advice on SIGPIPE).
+        import os
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

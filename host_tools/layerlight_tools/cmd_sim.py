@@ -34,11 +34,12 @@ def cmd_sim(args):
         if not fewest <= args.players <= most:
             raise UserError("%s is played by %s" % (args.game, "1 player" if most == 1 else
                                                      "%d to %d players" % (fewest, most)))
-    if args.deck is not None and not os.path.isfile(args.deck):
-        raise UserError("--deck: no such file: %s" % args.deck)
+    if args.deck is not None:
+        check_deck(args.deck)
+    config = read_config(args.config) if args.config is not None else None
     if args.web:
-        return run_web(args, width, height)
-    files = firmware_files.device_files(args.deck)
+        return run_web(args, width, height, config)
+    files = firmware_files.device_files(args.deck, config)
     if not args.headless:
         from layerlight_tools import term
         return term.run(files, width, height, args.seed, args.game, args.players)
@@ -63,7 +64,37 @@ def cmd_sim(args):
     return 0
 
 
-def run_web(args, width, height):
+def check_deck(path):
+    """A --deck must be a good deck of either kind: else one line naming it (the device would
+    report its own deck path, and play on with the shipped one)."""
+    from layerlight.deckfile import DeckError
+    from layerlight_tools import cards, otlo_cards
+    if not os.path.isfile(path):
+        raise UserError("--deck: no such file: %s" % path)
+    try:
+        (otlo_cards.open_deck if otlo_cards.is_otlo_deck(path) else cards.open_deck)(path)
+    except DeckError as e:
+        raise UserError("--deck %s: not a deck layerlight can play (%s)" % (path, e))
+
+
+def read_config(path):
+    """The settings of --config FILE (a layerlight.json): a JSON object, else one line naming FILE.
+    Its values are checked by the device as on a real one (a bad value is a console line and
+    the default is used)."""
+    import json
+    try:
+        with open(path, "rb") as f:
+            data = json.loads(f.read().decode("utf-8"))
+    except OSError as e:
+        raise UserError("--config: cannot read %s: %s" % (path, e.strerror))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise UserError("--config %s: not JSON (%s)" % (path, e))
+    if not isinstance(data, dict):
+        raise UserError("--config %s: must be a JSON object of settings, like {\"timer_s\": 45}" % path)
+    return data
+
+
+def run_web(args, width, height, config=None):
     """`--web`: serve the page on localhost (the firmware runs in the browser's MicroPython)."""
     from layerlight_tools.web import server
 
@@ -72,7 +103,8 @@ def run_web(args, width, height):
     if not 0 <= args.port <= 65535:
         raise UserError("--port must be 0 to 65535 (0 = any free port)")
     try:
-        site = server.Site(width, height, args.seed, args.game, args.players if args.game else 0, args.deck)
+        site = server.Site(width, height, args.seed, args.game, args.players if args.game else 0, args.deck,
+                           config=config)
     except server.SetupError as e:
         raise UserError(str(e))
     try:
@@ -82,14 +114,22 @@ def run_web(args, width, height):
 
 
 def register(sub):
-    s = sub.add_parser("sim", help="run the device simulator (terminal, --headless with a script, or --web)")
+    from layerlight import modes
+    s = sub.add_parser("sim", help="run the device simulator (terminal, --headless with a script, or --web)",
+                       description="The device simulator: the real firmware with a virtual clock, buttons and "
+                       "LED matrix, in the terminal, --headless with a script, or --web in a page. "
+                       "Modes for --game: %s." % ", ".join(modes.GAMES))
     s.add_argument("--headless", action="store_true", help="no terminal UI: run --script and print state as JSON")
     s.add_argument("--script", help="script file for --headless ('-' = standard input)")
-    s.add_argument("--game", help="start this mode directly with seats P1..PN and P1 first")
+    s.add_argument("--game", metavar="GAME",
+                   help="start this mode directly with seats P1..PN and P1 first: %s" % ", ".join(modes.GAMES))
     s.add_argument("--players", type=int, default=None,
                    help="seats in play with --game (default 2, or 1 for a solo game)")
     s.add_argument("--seed", type=int, default=1, help="seed for every shuffle (default 1)")
-    s.add_argument("--deck", help="deck file to load instead of the default deck")
+    s.add_argument("--deck", help="deck file to load instead of the default deck (a Layers or an OTLO deck)")
+    s.add_argument("--config", metavar="FILE",
+                   help="settings for the simulated device, as a layerlight.json (your own CO.OP cards, "
+                   "Paper World tokens, timers...)")
     s.add_argument("--size", default="16x16", help="matrix size, e.g. 8x8, 16x16, 32x32")
     s.add_argument("--trace", action="store_true", help="print the state after every script line")
     s.add_argument("--frames", action="store_true", help="include the LED matrix in each state")

@@ -8,8 +8,9 @@ DEFAULT_DECK = os.path.join(FIRMWARE, "decks", "default.deck")
 DEFAULT_SET = os.path.join(REPO, "host_tools", "sets", "default.toml")
 
 
-def device_files(deck=None):
-    """The simulated flash: the shipped decks and config, and `deck` (a path) as the deck in use."""
+def device_files(deck=None, config=None):
+    """The simulated flash: the shipped decks and config, `deck` (a path) as the deck in use, and
+    `config` (a dict of settings) as its layerlight.json."""
     files = {}
     decks = os.path.join(FIRMWARE, "decks")
     for name in sorted(os.listdir(decks)) if os.path.isdir(decks) else []:
@@ -19,6 +20,9 @@ def device_files(deck=None):
     if os.path.exists(cfg):
         with open(cfg, "rb") as f:
             files["layerlight.json"] = f.read()
+    if config is not None:
+        import json
+        files["layerlight.json"] = json.dumps(config).encode()
     if deck is not None:
         with open(deck, "rb") as f:
             data = f.read()

@@ -152,6 +152,10 @@ def parse(data, text="", path="<set>"):
     def fail(msg, line=None):
         raise SetError("%s:%d: %s" % (path, line, msg) if line else "%s: %s" % (path, msg))
 
+    kind = data.get("kind", "layers")
+    if kind != "layers":  # kind = "otlo" never comes here (otlo_sets reads it): a typo
+        fail("unknown kind %r: a set file is kind = \"layers\" (Layers layers, the default) or "
+             "kind = \"otlo\" (OTLO tiles)" % (kind,), places.top("kind"))
     name = data.get("name", os.path.splitext(os.path.basename(path))[0])
     if not isinstance(name, str):
         fail("name must be text", places.top("name"))

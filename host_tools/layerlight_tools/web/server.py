@@ -50,7 +50,7 @@ def content_type(name):
 class Site:
     """Every URL the server answers, fixed when it starts (no path from a request reaches the disk)."""
 
-    def __init__(self, width=16, height=16, seed=1, game=None, players=0, deck=None):
+    def __init__(self, width=16, height=16, seed=1, game=None, players=0, deck=None, config=None):
         for name in ("micropython.mjs", "micropython.wasm"):
             if not os.path.isfile(os.path.join(WASM_PACKAGE, name)):
                 raise SetupError(
@@ -72,7 +72,7 @@ class Site:
             self.routes[url] = (os.path.join(TOOLS, rel), content_type(rel))
             code.append({"url": url, "path": "/lib/layerlight_tools/" + rel})
         flash = []
-        for name, data in sorted(firmware_files.device_files(deck).items()):
+        for name, data in sorted(firmware_files.device_files(deck, config).items()):
             url = "/flash/" + name
             self.routes[url] = (data, content_type(name) if name.endswith(".json") else BINARY)
             flash.append({"url": url, "name": name})
