@@ -108,6 +108,7 @@ class SimHardware:
         self.pressed = 0
         self.clock = 0
         self.frame = None
+        self.cap = 0.25  # the brightness the firmware set (set_brightness)
         self.freq = 0
         self.logs = []
         self._log = log
@@ -134,7 +135,9 @@ class SimHardware:
         self.frame = fb
 
     def set_brightness(self, cap):
-        pass
+        # the matrix stays logical (frames before the cap, as traced); what the cap makes of
+        # them is for whoever shows the LEDs (led_colour), so it is only noted here
+        self.cap = cap
 
     def tone(self, freq):
         self.freq = freq

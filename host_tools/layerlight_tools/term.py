@@ -1,39 +1,93 @@
-"""The interactive simulator in a terminal: the LED matrix in true colour, keys for buttons.
+"""The interactive simulator in a terminal: the LED matrix as the eye sees it, keys for buttons.
 
-Two LEDs per character cell (upper half block with foreground = top pixel,
-background = bottom pixel). A terminal reports key presses, not key releases,
-so a tap is a short press and holds have their own keys.
+Each LED is a round cell two characters wide ("● "), one terminal row an LED,
+so a 16x16 matrix is a square of 32 columns by 16 rows; a matrix wider than
+24 LEDs (32x32) uses half blocks instead, two LEDs a character, to fit. The
+seats' names sit on their sides in their colours (P1 bottom, P2 left, P3 top,
+P4 right), as at the table. Colours go through the one colour model
+(led_colour): an LED's light at the device's brightness, not its value as a
+screen colour. At 16x16 the whole view fits an 80x24 terminal.
+
+A terminal reports key presses, not key releases, so a tap is a short press
+and holds have their own keys.
 """
 
 import os
+import re
 import select
 import sys
 import termios
 import time
 import tty
 
-from layerlight import buttons
-from layerlight_tools import simcore
+from layerlight import buttons, screens
+from layerlight_tools import led_colour, simcore
 
 TAP_MS = 80
 KEYS = {"1": buttons.P1, "2": buttons.P2, "3": buttons.P3, "4": buttons.P4,
         "a": buttons.A, " ": buttons.A, "\r": buttons.A, "\n": buttons.A, "b": buttons.B}
-HELP = ("keys: 1-4 players  a/space A  b B  |  A (shift) hold A: pause menu  "
-        "B (shift) hold/let go B: solution  m hold A+B: main menu  |  q quit")
+HELP = ("keys: 1-4 the players' buttons   a (or space) A   b B   q quit",
+        "shift-A/B hold or let go A/B (A held: pause; B held: solution)   m A+B: menu")
+OFF = (32, 32, 36)        # an unlit LED: a dark dot, as on the board
+ROUND_MAX = 24            # wider matrices are drawn with half blocks
+RESET = "\x1b[0m"
+ESC = re.compile("\x1b\\[[0-9;]*m")
 
 
-def frame_text(fb, brightness=1.0):
-    """The frame buffer as terminal text: half blocks in 24-bit colour."""
-    out = []
-    for y in range(0, fb.height, 2):
-        row = []
-        for x in range(fb.width):
-            top = fb.get(x, y)
-            bottom = fb.get(x, y + 1) if y + 1 < fb.height else 0
-            row.append("\x1b[38;2;%d;%d;%dm\x1b[48;2;%d;%d;%dm\u2580" % (
-                top >> 16, (top >> 8) & 255, top & 255, bottom >> 16, (bottom >> 8) & 255, bottom & 255))
-        out.append("".join(row) + "\x1b[0m")
+def fg(rgb):
+    return "\x1b[38;2;%d;%d;%dm" % rgb
+
+
+def bg(rgb):
+    return "\x1b[48;2;%d;%d;%dm" % rgb
+
+
+def led_rgb(value, table):
+    """A frame value as the screen colour the eye would see on the LED (OFF when unlit)."""
+    if not value:
+        return OFF
+    return (table[value >> 16], table[(value >> 8) & 0xFF], table[value & 0xFF])
+
+
+def seat_label(seat):
+    return fg(led_rgb(screens.SEAT_COLOURS[seat], led_colour.screen_table(1.0))) + "P%d" % (seat + 1) + RESET
+
+
+def frame_lines(fb, cap=led_colour.DEFAULT_CAP):
+    """The frame with the seats around it, as terminal lines (24-bit colour escapes)."""
+    table = led_colour.screen_table(cap)
+    w, h = fb.width, fb.height
+    rows = []
+    if w <= ROUND_MAX:
+        for y in range(h):
+            rows.append("".join(fg(led_rgb(fb.get(x, y), table)) + "\u25cf " for x in range(w)) + RESET)
+        cols = 2 * w
+    else:
+        for y in range(0, h, 2):
+            rows.append("".join(fg(led_rgb(fb.get(x, y), table)) + bg(led_rgb(fb.get(x, y + 1), table)
+                                                                      if y + 1 < h else (0, 0, 0)) + "\u2580"
+                                for x in range(w)) + RESET)
+        cols = w
+    margin = "   "
+    middle = len(rows) // 2
+    out = [margin + " " * ((cols - 2) // 2) + seat_label(2)]
+    for k, row in enumerate(rows):
+        out.append((seat_label(1) + " " if k == middle else margin) + row + (" " + seat_label(3) if k == middle else ""))
+    out.append(margin + " " * ((cols - 2) // 2) + seat_label(0))
     return out
+
+
+def visible_width(line):
+    """The columns a line takes on a terminal (escapes take none)."""
+    return len(ESC.sub("", line))
+
+
+def screen_text(fb, state, cap, log_line=""):
+    """The whole view: the matrix and its seats, a status line, the keys, the console's last line."""
+    status = "%s  phase: %s  round: %s  scores: %s  timer: %s" % (
+        state["game"], state["phase"], state["round"], state["scores"],
+        "-" if state["timer_ms"] is None else "%.1fs" % (state["timer_ms"] / 1000))
+    return frame_lines(fb, cap) + [status[:79]] + list(HELP) + [log_line[:79]]
 
 
 def run(files, width, height, seed, game, players):
@@ -77,15 +131,10 @@ def run(files, width, height, seed, game, players):
             hw.clock = now
             dev.step(now)
             if hw.frame is not None:
-                text = frame_text(hw.frame)
+                text = screen_text(hw.frame, dev.state(), hw.cap, logs[-1] if logs else "")
                 if text != last_frame:
                     last_frame = text
-                    s = dev.state()
-                    status = "%s  phase: %s  round: %s  scores: %s  timer: %s" % (
-                        s["game"], s["phase"], s["round"], s["scores"],
-                        "-" if s["timer_ms"] is None else "%.1fs" % (s["timer_ms"] / 1000))
-                    out.write("\x1b[H" + "\r\n".join(text) + "\r\n\x1b[K" + status + "\r\n\x1b[K" + HELP +
-                              "\r\n\x1b[K" + (logs[-1] if logs else "") + "\r\n")
+                    out.write("\x1b[H" + "".join(line + "\x1b[K\r\n" for line in text))
                     out.flush()
             time.sleep(0.005)
     finally:
