@@ -287,3 +287,6 @@ def otlo_game():
 
 
 WHOLE_GAMES = [layers_game, layers_plus_game, time_attack_game, coop_game, paper_world_game, otlo_game]
+# the seed each whole game's script was written against (its shuffles): played with another
+# seed, the script still runs, but not the game it describes (no final, say)
+WHOLE_GAME_SEEDS = {"layers": 11, "layers-plus": 8, "otlo": 5}

@@ -66,9 +66,12 @@ def touching_clashes(rows, cap=led_colour.DEFAULT_CAP, minimum=MIN_TOUCHING, cvd
     return out
 
 
-def record_frames(script, game, players, size=(16, 16), seed=1, config=None):
-    """Every distinct frame a game shows, with the state after the script line that showed it:
-    [(line number, line, state, rows)]."""
+def record_frames(script, game, players, size=(16, 16), seed=None, config=None):
+    """Every distinct frame a game shows, with the script line that showed it and the state as
+    it was drawn: [(line number, line, state, rows)]. The seed is the one the whole game's script was written
+    for (scenario_lib.WHOLE_GAME_SEEDS) unless given."""
+    if seed is None:
+        seed = scenario_lib.WHOLE_GAME_SEEDS.get(game, 1)
     dev = simcore.make_device(scenario_lib.device_files(config), size[0], size[1], seed, game, players)
     sim = simcore.Simulator(dev)
     hw = dev.hw
@@ -81,7 +84,7 @@ def record_frames(script, game, players, size=(16, 16), seed=1, config=None):
         rows = fb.hex_rows()
         if rows != last[0]:
             last[0] = rows
-            out.append([no[0], line[0], None, rows])
+            out.append([no[0], line[0], dev.state(), rows])  # the state the frame shows
 
     hw.show = show
     no = [0]
@@ -89,9 +92,5 @@ def record_frames(script, game, players, size=(16, 16), seed=1, config=None):
     for text in script.split("\n"):
         no[0] += 1
         line[0] = text.strip()
-        first = len(out)
         sim.run_line(text, no[0])
-        state = dev.state()
-        for item in out[first:]:
-            item[2] = state
     return out

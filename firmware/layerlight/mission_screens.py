@@ -89,15 +89,25 @@ def finish_markers(fb, finish_order, dots=None):
 
 
 def choose_deck(fb, level, available, chooser, now):
-    """The level about to be revealed, large; the chooser's side lit; a dot per level still available."""
+    """The level about to be revealed, large, and a dot per level still available between it and
+    the chooser's edge, which blinks: all of it turned to read from the chooser's seat."""
     w, h = fb.width, fb.height
     scale = 2 if w >= 16 else 1
     if w >= 32:
         scale = 4
     gw = font.GLYPH_W * scale
     gh = font.GLYPH_H * scale
-    font.draw_char(fb, 48 + level, (w - gw) // 2, (h - gh) // 2, WHITE, SEAT_ROT[chooser], scale)
+    # where P1's digit sits, then the same place as the chooser sees it (exactly, odd sizes too)
+    x, y = (w - gw) // 2, (h - gh) // 2
+    if chooser == 1:
+        x, y = w - gh - y, x
+    elif chooser == 2:
+        x, y = w - gw - x, h - gh - y
+    elif chooser == 3:
+        x, y = y, h - gw - x
+    font.draw_char(fb, 48 + level, x, y, WHITE, SEAT_ROT[chooser], scale)
     side_bar(fb, chooser, SEAT_COLOURS[chooser] if (now // 400) % 2 else DIM, min(w, h) // 2)
+    depth = 1 if w < 16 else 2
     for k in range(len(available)):
         lv = available[k]
-        fb.pixel(w // 2 - len(available) + 2 * k, 2 if chooser != 2 else h - 3, WHITE if lv == level else DIM)
+        seat_point(fb, chooser, 2 * k - len(available), depth, WHITE if lv == level else DIM)

@@ -235,10 +235,12 @@ def press_light(fb, button):
 # chequer, the sign of a finished race) no final can be taken for a turn.
 
 def winner_edges(fb, winners, now):
-    """The edge of each winning seat (a sequence of seat indices) as marching dashes."""
+    """The edge of each winning seat (bit s of `winners` for seat s) as marching dashes."""
     w, h = fb.width, fb.height
     phase = (now // 250) % 4
-    for seat in winners:
+    for seat in range(4):
+        if not winners & (1 << seat):
+            continue
         colour = SEAT_COLOURS[seat]
         n = w if seat % 2 == 0 else h
         for k in range(n):
@@ -258,3 +260,44 @@ def end_flag(fb, x, y, cell):
     for j in range(4):
         for i in range(4):
             fb.rect(x + i * cell, y + j * cell, cell, cell, WHITE if (i + j) % 2 == 0 else DIM)
+
+
+FINAL_BLINK_MS = 400   # a winner's total: its colour, then white
+FINAL_PAGE_MS = 1500   # 8x8: each seat's total in turn, then the flag
+
+
+def final_blink(t):
+    """0 or 1: which of the final's two pictures shows, `t` ms after the game ended."""
+    return (t // FINAL_BLINK_MS) % 2
+
+
+def final_board(fb, seats, shown, winners, t, now):
+    """The end of a game, `t` ms after it ended: each seat's total facing it, a winner's
+    (bit s of `winners`) blinking between its colour and white, the others grey, and the
+    chequered flag in the middle. A seat to play or to verify is never shown so: its edge
+    lights, its number does not blink. 8x8: each seat's total in turn, totals first, then
+    the flag with the winners' edges marching."""
+    w, h = fb.width, fb.height
+    blink = final_blink(t)
+    if w < 16:
+        page = (t // FINAL_PAGE_MS) % (len(seats) + 1)
+        if page == len(seats):
+            end_flag(fb, (w - 4) // 2, (h - 4) // 2, 1)
+            winner_edges(fb, winners, now)
+            return
+        seat = seats[page]
+        number_for_seat(fb, seat, shown[seat], final_colour(seat, winners, blink), 1)
+        return
+    scale = 2 if w >= 32 else 1
+    for seat in seats:
+        number_for_seat(fb, seat, shown[seat], final_colour(seat, winners, blink), scale)
+    end_flag(fb, (w - 4 * scale) // 2, (h - 4 * scale) // 2, scale)
+
+
+def final_colour(seat, winners, blink):
+    if not winners & (1 << seat):
+        return LOSER
+    return WHITE if blink else SEAT_COLOURS[seat]
+
+
+LOSER = 0x282828  # a total that did not win: grey (an LED at 1/6 looks dim, not dark)

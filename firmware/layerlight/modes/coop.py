@@ -40,7 +40,6 @@ CARDS = 72                  # builder cards to place after the starting card
 MAX_COUNT = 20              # the most dots, O or X one loop can be given
 SHOW_LOOP_MS = 1000         # a loop's colour stays on show this long once its total has counted up
 SCORES_PAGE_MS = 1500       # the pause menu's SCORES: one colour (then the cards left) per page
-FINAL_BLINK_MS = 400        # `final`: the winners' totals blink between their colour and white
 PAGE_MS = 1500              # 8x8: the board shows the bars, then each seat's total, in turn
 LAST_SECONDS_MS = 5000      # the turn timer beeps every second at the end
 
@@ -79,7 +78,6 @@ class Mode(KeeperGame):
         self.turns = 0
         self.ended = False
         self.win_bits = 0
-        self.winner_seats = ()
         self.tie_break = None
         self.loop_colour = 0        # the loop being entered
         self.loop_none = 0
@@ -285,10 +283,8 @@ class Mode(KeeperGame):
     def final_marks(self):
         self.win_bits = 0
         self.tie_break = None
-        self.winner_seats = ()
         if self.phase == "final":
-            self.winner_seats = self.winners()
-            for s in self.winner_seats:
+            for s in self.winners():
                 self.win_bits |= 1 << s
             self.tie_break = self.decided_by()
 
@@ -473,30 +469,9 @@ class Mode(KeeperGame):
             self.draw_board(fb, now, False)
 
     def draw_final(self, fb, now):
-        """The end: every seat's total facing it, the winners' blinking between their colour and
-        white (a seat to play is steady), the others grey, and the chequered flag where the colour
-        bars were (their totals: SCORES in the pause menu). 8x8: from the moment the game ended,
-        each seat's total in turn, then the flag with the winners' edges."""
-        seats = self.seats
-        blink = ((now - self.since) // FINAL_BLINK_MS) % 2
-        if self.width < 16:
-            page = ((now - self.since) // PAGE_MS) % (len(seats) + 1)
-            if page == len(seats):
-                screens.end_flag(fb, 2, 2, 1)
-                screens.winner_edges(fb, self.winner_seats, now)
-                return
-            seat = seats[page]
-            screens.number_for_seat(fb, seat, self.shown[seat], self.final_colour(seat, blink), 1)
-            return
-        for seat in seats:
-            screens.number_for_seat(fb, seat, self.shown[seat], self.final_colour(seat, blink), self.num_scale)
-        cell = self.num_scale
-        screens.end_flag(fb, (self.width - 4 * cell) // 2, (self.height - 4 * cell) // 2, cell)
-
-    def final_colour(self, seat, blink):
-        if not self.win_bits & (1 << seat):
-            return GREY
-        return screens.WHITE if blink else screens.SEAT_COLOURS[seat]
+        """The end (screens.final_board): every seat's total facing it, the winners' blinking,
+        the chequered flag where the colour bars were (their totals: SCORES in the pause menu)."""
+        screens.final_board(fb, self.seats, self.shown, self.win_bits, now - self.since, now)
 
     def motion(self, now):
         phase = self.phase
@@ -505,12 +480,13 @@ class Mode(KeeperGame):
         if phase == "scores":
             return ((now - self.since) // SCORES_PAGE_MS) % 7
         if self.width >= 16:
-            return ((now - self.since) // FINAL_BLINK_MS) % 2 if phase == "final" else 0
+            return screens.final_blink(now - self.since) if phase == "final" else 0
         if phase == "turn" and self.choice_index:
             return 1 + ((now - self.since) // 80) % 250  # the action's word scrolls
         if phase == "final":
-            page = ((now - self.since) // PAGE_MS) % (len(self.seats) + 1)
-            return page * 2 + ((now - self.since) // FINAL_BLINK_MS) % 2 if page < len(self.seats) else \
+            t = now - self.since
+            page = (t // screens.FINAL_PAGE_MS) % (len(self.seats) + 1)
+            return page * 2 + screens.final_blink(t) if page < len(self.seats) else \
                 64 + (now // 250) % 4  # the totals' blink; the winners' marching edges
         if phase == "turn":
             return (now // PAGE_MS) % (len(self.seats) + 1)  # the board's pages

@@ -8,6 +8,8 @@ from layerlight import buttons, font
 from layerlight.screens import DIM, WHITE
 from layerlight.modes.table import ROUNDS, TableGame
 
+PLACE_DOTS = 0x505050  # the dots counting a reward's place: grey, well apart from a white press light beside them
+
 
 class Mode(TableGame):
     name = "layers"
@@ -92,10 +94,10 @@ def round_tile(fb, tile, places, round_no, now):
             font.draw_char(fb, reward_glyph(tile[p]), x + p * font.ADVANCE * scale, y, WHITE, 0, scale)
             # place marker under each reward: p+1 dots
             for d in range(p + 1):
-                fb.pixel(x + p * font.ADVANCE * scale + d, y + (font.GLYPH_H + 1) * scale, 0xC0C0C0)
+                fb.pixel(x + p * font.ADVANCE * scale + d, y + (font.GLYPH_H + 1) * scale, PLACE_DOTS)
     else:
         p = (now // 900) % places
         font.draw_char(fb, reward_glyph(tile[p]), 0, 1, WHITE)
         for d in range(p + 1):
-            fb.pixel(d * 2, 7, 0xC0C0C0)
+            fb.pixel(d * 2, 7, PLACE_DOTS)
         font.draw_number(fb, round_no, 5, 1, DIM * 4)

@@ -74,7 +74,6 @@ class Mode(KeeperGame):
         self.entry_step = 0         # the count of the seat being entered: 0 stars, 1 hand, 2 discard
         self.pending = [0, 0, 0]    # that seat's counts so far (not saved: a cut resumes at its stars)
         self.win_bits = 0
-        self.winner_seats = ()
         self.tie_break = None
         self.num_x = [0, 0, 0]      # the objectives screen: where each number starts
         self.num_w = [0, 0, 0]
@@ -251,10 +250,8 @@ class Mode(KeeperGame):
     def final_marks(self):
         self.win_bits = 0
         self.tie_break = None
-        self.winner_seats = ()
         if self.over():
-            self.winner_seats = self.winners()
-            for s in self.winner_seats:
+            for s in self.winners():
                 self.win_bits |= 1 << s
             self.tie_break = self.decided_by()
             for k in range(len(self.seats)):  # 8x8: a total too long to face its seat scrolls by
@@ -621,7 +618,7 @@ class Mode(KeeperGame):
             k = (t // (2 * PAGE_MS)) % (n + 1)
             if k == n:
                 screens.end_flag(fb, 2, 2, 1)
-                screens.winner_edges(fb, self.winner_seats, now)
+                screens.winner_edges(fb, self.win_bits, now)
                 if self.tie_break == "discard" and blink:
                     font.draw_char(fb, "D", 3, 2, TIE_BREAK)  # over the flag, every other blink
                 return

@@ -63,6 +63,8 @@ class TableGame(MissionGame):
         self._pattern_bg_key = -1
         self._race_bg = None        # the mission and finish markers: redrawn after each press
         self._race_bg_key = -1
+        self._final_generation = -1
+        self.final_since = 0        # when the game ended (the final's blink and pages run from it)
         if saved is not None:
             self.restore(saved)
             return
@@ -409,6 +411,7 @@ class TableGame(MissionGame):
                 self.phase = back
             elif self.round >= ROUNDS:
                 self.phase = "final"
+                self.final_since = now
                 self.mission = None
                 self.mission_ref = None
                 self.tile = None
@@ -518,16 +521,44 @@ class TableGame(MissionGame):
         self.draw_tally(fb, now)
 
     def draw_final(self, fb, now):
+        """The end (screens.final_board): each seat's score facing it, the winners' blinking
+        between their colour and white, the chequered flag in the middle. On 16x16 and up its
+        two pictures are drawn once each into the race's free backgrounds and copied back."""
         if self.shown != self.scores:  # the last rewards are still counting up: the real scores
             screens.scores(fb, self.seats, self.scores, now)
+            return
+        wins = self.win_bits()
+        t = now - self.final_since
+        if fb.width < 16:
+            screens.final_board(fb, self.seats, self.shown, wins, t, now)
+            return
+        blink = screens.final_blink(t)
+        buf = self._race_bg if blink else self._pattern_bg
+        # a key no race background or tally ever has (theirs are ints); a new cap redraws
+        key = "final on" if blink else "final off"
+        if fb.generation != self._final_generation:
+            self._final_generation = fb.generation
+            self._race_bg_key = self._pattern_bg_key = -1
+        if (self._race_bg_key if blink else self._pattern_bg_key) != key:
+            screens.final_board(fb, self.seats, self.shown, wins, t, now)
+            buf[:] = fb.buf
+            if blink:
+                self._race_bg_key = key
+            else:
+                self._pattern_bg_key = key
         else:
-            self.draw_tally(fb, now)
+            fb.buf[:] = buf
+
+    def win_bits(self):
+        """The winners as bits (seat s: bit s), worked out without a list: drawing allocates nothing."""
         best = self.scores[self.seats[0]]
-        for s in self.seats:  # winners() without its list: drawing must not allocate
+        for s in self.seats:
             best = max(best, self.scores[s])
+        bits = 0
         for s in self.seats:
             if self.scores[s] == best:
-                screens.seat_spotlight(fb, s, now)
+                bits |= 1 << s
+        return bits
 
 
 # Phase -> handler and phase -> screen, looked up without allocating.
