@@ -65,3 +65,11 @@ def test_touching_clashes_finds_neighbours_that_look_alike():
     clashes = table_view.touching_clashes(rows)
     assert [(c[1], c[2]) for c in clashes] == [((0, 0), (1, 0))]  # blue against seat blue: too close
     # red touches blue below the blue: far apart; green is not next to anything lit of another colour
+
+
+def test_the_firmware_decodes_screen_colours_as_the_model_does():
+    """firmware led_light (the device turns a tile set's screen colours into LED values) is the
+    colour model's inverse, for every channel value."""
+    from layerlight import led_light
+    for v in range(256):
+        assert led_light.led_value(v, v, v) == led_colour.led_value_for("#%02x%02x%02x" % (v, v, v)), v

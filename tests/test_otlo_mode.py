@@ -177,23 +177,29 @@ def frame_colour(p, x, y):
 
 
 def test_every_top_card_is_on_show_in_its_quadrant_with_stars_and_pile_height():
+    """Each pile in its quadrant, inside a dark border (the gutter between piles, where a claim's
+    outline goes): its stars on the card's top row from the left, the cards under it from the
+    right, its pattern between, the barred seats on its bottom row."""
     p = start(4)
     p.do("wait 1000")
     g = p.dev.game
     fb = p.dev.fb
     for pile in range(4):
         x0, y0 = (pile % 2) * 8, (pile // 2) * 8
+        border = [(x0 + i, y0) for i in range(8)] + [(x0 + i, y0 + 7) for i in range(8)] + \
+            [(x0, y0 + i) for i in range(8)] + [(x0 + 7, y0 + i) for i in range(8)]
+        assert not any(fb.get(x, y) for x, y in border), pile
         top = g.tops[pile]
-        lit = [(x, y) for y in range(y0 + 1, y0 + 7) for x in range(x0, x0 + 8) if fb.get(x, y)]
+        lit = [(x, y) for y in range(y0 + 2, y0 + 6) for x in range(x0 + 1, x0 + 7) if fb.get(x, y)]
         assert len(lit) >= top.w * top.h - list(top.pattern).count(0), pile
-        stars = sum(1 for x in range(x0, x0 + 3) if fb.get(x, y0) == fb.get(x0, y0) and fb.get(x, y0))
+        stars = sum(1 for x in range(x0 + 1, x0 + 4) if fb.get(x, y0 + 1) == 0xFFFFFF)
         assert stars == top.stars
-        height = sum(1 for x in range(x0 + 4, x0 + 8) if fb.get(x, y0))
-        assert height == len(g.piles[pile])
+        under = sum(1 for x in range(x0 + 4, x0 + 7) if fb.get(x, y0 + 1) and fb.get(x, y0 + 1) != 0xFFFFFF)
+        assert under == len(g.piles[pile]) - 1
     # a wrong claim marks the card with the seat's colour on its bottom row
     otlo_claim(p, 2, 1, "B")
     p.do("wait 100")
-    assert fb.get(2, 7) != 0 and fb.get(0, 7) == 0  # P2 is the second mark
+    assert fb.get(3, 6) != 0 and fb.get(1, 6) == 0  # P2 is the second mark
 
 
 def test_holding_b_in_verify_lays_the_solution_tile_by_tile_to_the_card():

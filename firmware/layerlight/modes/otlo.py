@@ -57,6 +57,7 @@ class Mode:
         self.version = 0            # bumped on every change: the screen cache redraws
         self.solution_from = -1     # game time B was held to see the solution (-1: not shown)
         self.anim_pile = -1         # a pile whose next card is coming up
+        self.final_since = 0        # when the game ended
         self.anim_from = 0
         self.scores_then = None     # the phase the pause menu's SCORES goes back to
         self.screen = S.Screen(self.deck)
@@ -354,6 +355,7 @@ class Mode:
 
     def finish(self, now):
         self.phase = "final"
+        self.final_since = now  # the final's blink and pages run from here
         self.pick = -1
         self.claimer = -1
         if self.solo():

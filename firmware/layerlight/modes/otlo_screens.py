@@ -3,13 +3,16 @@
 # on show) and copied back with one slice; only what moves (blinks, the clock,
 # a card coming up) is drawn on top every frame. Nothing here allocates.
 #
-# A card: its pattern (gems in the deck's colours, `_` table cells dim, cells
-# outside the shape dark), its stars as white dots top left, the cards left in
-# its pile as grey dots top right, and the colour of each seat barred from it
-# on its bottom row. 16x16 and larger: a quadrant per pile (pile 1 top left,
-# 2 top right, 3 bottom left, 4 bottom right); 8x8: one pile at a time.
+# A card: its pattern (gems in the deck's colours as LED light, `_` table
+# cells dim, cells outside the shape dark), its stars as white dots top left,
+# the cards under it in its pile as grey dots top right, and the colour of each
+# seat barred from it on its bottom row. 16x16 and larger: a quadrant per pile
+# (pile 1 top left, 2 top right, 3 bottom left, 4 bottom right); 8x8: one pile
+# at a time, its number first. A card keeps a 1-pixel border of its quadrant
+# dark: a gutter of two between neighbouring piles, so they never read as one
+# picture, and the place where the claim's outline goes, outside the card.
 
-from layerlight import font, otlo_tiles, screens
+from layerlight import font, led_light, otlo_tiles, screens
 from layerlight.screens import DIM, SEAT_COLOURS, WHITE, Layout
 
 CYCLE_MS = 1500   # 8x8: each pile's top card in turn
@@ -20,6 +23,8 @@ LABELS = ("1", "1-2", "1-3", "2-3", "3")   # the star levels a game can be dealt
 LOWEST = (1, 1, 1, 2, 3)
 HIGHEST = (1, 2, 3, 3, 3)
 BEST = 0xFFC000
+BAR_AT_6 = (0, 2, 3, 5)  # where each seat's barred mark goes on a card 6 pixels wide
+NUMBER_MS = 500   # 8x8: each pile's number, before its card
 
 
 class Screen:
@@ -28,18 +33,20 @@ class Screen:
         colours = [0] * 16
         for i in range(1, len(deck.colours)):
             r, g, b = deck.colours[i]
-            colours[i] = (r << 16) | (g << 8) | b
+            colours[i] = led_light.led_value(r, g, b)  # a set's colours are screen colours
         colours[otlo_tiles.TABLE] = DIM
         self.colours = colours
         self.grid = bytearray(64)  # the solution as laid so far
         self.solution_step = -1
-        self.key = -1
-        self.bg = None
+        self.keys = [-1, -1]
+        self.bgs = None
+        self.newer = 0
         self.texts = ["", ""]   # solo final: the time and the best, as M:SS (made once, not per frame)
 
     def set_screen(self, fb):
-        self.bg = bytearray(len(fb.buf))
-        self.key = -1
+        # two pictures kept: a screen that blinks between two is drawn twice, then only copied
+        self.bgs = (bytearray(len(fb.buf)), bytearray(len(fb.buf)))
+        self.keys = [-1, -1]
         self.layout = Layout(fb.width, fb.height, 8, fb)  # its ring: the solo clock
         self.q = min(fb.width, fb.height) // 2 if fb.width >= 16 else fb.width
 
@@ -64,15 +71,17 @@ class Screen:
         """True (and the frame restored) if the still picture for `key` is in the cache;
         else the frame is cleared to be drawn, and `done(fb)` keeps it."""
         key = key * 256 + fb.generation % 256
-        if key == self.key:
-            fb.buf[:] = self.bg
-            return True
-        self.key = key
+        for i in (0, 1):
+            if key == self.keys[i]:
+                fb.buf[:] = self.bgs[i]
+                return True
+        self.newer = 1 - self.newer  # the older picture makes way
+        self.keys[self.newer] = key
         fb.clear()
         return False
 
     def done(self, fb):
-        self.bg[:] = fb.buf
+        self.bgs[self.newer][:] = fb.buf
 
     # --- drawing helpers ---------------------------------------------------
 
@@ -113,24 +122,30 @@ class Screen:
             s = 1
         self.grid_at(fb, grid, w, h, (fb.width - w * s) // 2, (fb.height - h * s) // 2, s)
 
-    def card(self, fb, card, x0, y0, left, bars):
+    def card(self, fb, card, x0, y0, under, bars):
+        """A card in the quadrant at (x0, y0), inside its dark border: the stars and the cards
+        `under` it on the top row, the barred seats on the bottom row, the pattern as large as
+        the rows between allow."""
         q = self.q
+        u = q - 2          # the card's square, inside the border
+        cx = x0 + 1
+        cy = y0 + 1
         w, h = card.w, card.h
-        s = min(q // w, (q - 2) // h)
+        s = min(u // w, (u - 2) // h)
         if s >= 1:
-            y = y0 + 1 + (q - 2 - h * s) // 2
+            y = cy + 1 + (u - 2 - h * s) // 2
         else:  # no room for the dots' rows: they go on top of the pattern
             s = 1
-            y = y0 + (q - h) // 2
-        self.grid_at(fb, card.pattern, w, h, x0 + (q - w * s) // 2, y, s)
+            y = cy + (u - h) // 2
+        self.grid_at(fb, card.pattern, w, h, cx + (u - w * s) // 2, y, s)
         gap = 2 if q >= 16 else 1
         for i in range(card.stars):
-            fb.pixel(x0 + i * gap, y0, WHITE)
-        for i in range(left):
-            fb.pixel(x0 + q - 1 - i * gap, y0, GREY)
+            fb.pixel(cx + i * gap, cy, WHITE)
+        for i in range(under):
+            fb.pixel(cx + u - 1 - i * gap, cy, GREY)
         for seat in range(4):
             if bars & (1 << seat):
-                fb.pixel(x0 + seat * 2, y0 + q - 1, SEAT_COLOURS[seat])
+                fb.pixel(cx + (seat * 2 if u >= 8 else BAR_AT_6[seat]), cy + u - 1, SEAT_COLOURS[seat])
 
     def place_x(self, p):
         """Left edge of pile p's place (0 on 8x8: one pile at a time)."""
@@ -153,18 +168,24 @@ class Screen:
         return 0
 
     def piles(self, game, fb, now):
-        """Every pile's top card (8x8: one), cached; a pile's next card comes up with a wipe."""
+        """Every pile's top card (8x8: one, its number first), cached; a pile's next card comes up
+        with a wipe."""
         shown = self.shown_pile(game, now)
-        if not self.cached(fb, (game.version % 4096) * 8 + shown + 1):
-            for p in range(len(game.piles)):
-                top = game.tops[p]
-                if top is not None and (shown < 0 or shown == p):
-                    self.card(fb, top, self.place_x(p), self.place_y(p), len(game.piles[p]),
-                              game.bars.get(top.id, 0))
+        number = shown >= 0 and game.phase == "play" and now % CYCLE_MS < NUMBER_MS
+        if not self.cached(fb, (game.version % 4096) * 16 + (shown + 1) * 2 + number):
+            if number:  # 8x8: which pile this is, before its card
+                font.draw_number(fb, shown + 1, (fb.width - font.GLYPH_W) // 2, (fb.height - font.GLYPH_H) // 2,
+                                 WHITE)
+            else:
+                for p in range(len(game.piles)):
+                    top = game.tops[p]
+                    if top is not None and (shown < 0 or shown == p):
+                        self.card(fb, top, self.place_x(p), self.place_y(p), len(game.piles[p]) - 1,
+                                  game.bars.get(top.id, 0))
             self.done(fb)
         t = now - game.anim_from
         p = game.anim_pile
-        if p >= 0 and t < ANIM_MS and (shown < 0 or shown == p):
+        if p >= 0 and t < ANIM_MS and (shown < 0 or shown == p) and not number:
             q = self.q
             fb.rect(self.place_x(p), self.place_y(p) + t * q // ANIM_MS, q, q - t * q // ANIM_MS, 0)
 
@@ -287,9 +308,17 @@ def draw_verify(sc, game, fb, now):
 
 
 def draw_final(sc, game, fb, now):
-    if not game.solo() or not sc.scrolls():
-        # a still screen but for the blinks (300 ms) and 8x8's seat pages (1200 ms)
-        if still(sc, game, fb, now, 300):
+    if not game.solo():
+        # still but for the winners' blink and, on 8x8, the pages and the marching edges
+        t = now - game.final_since
+        page = (t // screens.FINAL_PAGE_MS) % (len(game.seats) + 1) if fb.width < 16 else 0
+        key = (game.version % 4096) * 64 + page * 4 + (
+            (now // 250) % 4 if page == len(game.seats) else screens.final_blink(t))
+        if not sc.cached(fb, key):
+            draw_final_now(sc, game, fb, now)
+            sc.done(fb)
+    elif not sc.scrolls():
+        if still(sc, game, fb, now, 300):  # the new best's blink
             return
         draw_final_now(sc, game, fb, now)
         sc.done(fb)
@@ -300,11 +329,12 @@ def draw_final(sc, game, fb, now):
 
 def draw_final_now(sc, game, fb, now):
     if not game.solo():
-        screens.scores(fb, game.seats, game.scores, now)
         best = game.best_score()
-        for s in game.seats:  # the winners (ties share) light up
+        wins = 0
+        for s in game.seats:  # the winners (ties share), as bits: no list while drawing
             if game.scores[s] == best:
-                screens.seat_spotlight(fb, s, now)
+                wins |= 1 << s
+        screens.final_board(fb, game.seats, game.scores, wins, now - game.final_since, now)
         return
     w = fb.width
     seat = game.seats[0]
