@@ -91,3 +91,21 @@ def test_web_and_headless_do_not_mix():
     r = subprocess.run([sys.executable, "-m", "layerlight_tools.cli", "sim", "--web", "--headless", "--no-open"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "--web" in r.stderr
+
+
+def test_the_table_config_goes_onto_the_page_devices_flash():
+    """`sim --web --config FILE`: the settings become the simulated device's layerlight.json."""
+    site = server.Site(config={"paper_tokens": {"2": [9, 1]}})
+    body, ctype = site.get("/flash/layerlight.json")
+    assert json.loads(body) == {"paper_tokens": {"2": [9, 1]}}
+    manifest = json.loads(site.get("/manifest.json")[0])
+    assert "layerlight.json" in [f["name"] for f in manifest["flash"]]
+
+
+def test_the_page_gets_the_colour_model_for_every_brightness():
+    from layerlight_tools import led_colour
+    model = json.loads(server.Site().get("/led-colours.json")[0])
+    assert model["default"] == "0.25"
+    assert set(model["tables"]) == {"0.1", "0.25", "0.5", "1"}
+    for cap, table in model["tables"].items():
+        assert bytes(table) == led_colour.screen_table(float(cap))

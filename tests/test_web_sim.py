@@ -18,7 +18,7 @@ from PIL import Image
 
 from layerlight import modes, screens
 from layerlight.deck import Deck
-from layerlight_tools import firmware_files, simcore
+from layerlight_tools import firmware_files, led_colour, simcore
 from layerlight_tools.web import server
 
 REPO = firmware_files.REPO
@@ -49,8 +49,14 @@ def mission_by_id(deck, ident):
     raise AssertionError("mission %d is not in the deck" % ident)
 
 
+def seen(rows, cap):
+    """Frame rows as the page must show them: through the colour model (led_colour)."""
+    return ["".join(rgb(c) for c in row) for row in led_colour.frame_screen_rgb(rows, cap)]
+
+
 def expected_pattern(deck, mission, width, height):
-    """{(x, y): 'rrggbb'} of the LEDs the mission pattern covers, as the firmware lays it out."""
+    """{(x, y): 'rrggbb'} of the LEDs the mission pattern covers, as the firmware lays it out
+    (the values the firmware writes; the page shows them through the colour model)."""
     layout = screens.Layout(width, height, deck.size)
     colours = [screens.BACKGROUND_LED] + [(r << 16) | (g << 8) | b for r, g, b in deck.colours[1:]]
     out = {}
@@ -125,10 +131,12 @@ def test_leds_read_back_from_the_page_show_the_mission_of_the_deck(played):
     mission = mission_by_id(deck, race["mission"]["id"])
     assert mission.level == race["mission"]["level"]
     want = expected_pattern(deck, mission, w, h)
+    frame = cells(played["frame"])
+    assert {xy: frame[xy] for xy in want} == want
+    # every LED on the canvas is the firmware's frame as the eye sees the LEDs (the colour model
+    # at the firmware's brightness), pattern or not
     canvas = cells(played["leds"])
-    assert {xy: canvas[xy] for xy in want} == want
-    # every LED on the canvas is the firmware's frame, pattern or not
-    assert played["leds"] == played["frame"]
+    assert played["leds"] == seen(played["frame"], 0.25)
     # and the screenshot shows the same colours at the centre of each LED
     img = Image.open(os.path.join(ARTIFACTS, "web-race-matrix.png")).convert("RGB")
     px, py = geo["css_pitch_x"] * geo["dpr"], geo["css_pitch_y"] * geo["dpr"]
@@ -174,6 +182,33 @@ def test_other_matrix_sizes(played):
         w, h = map(int, size.split("x"))
         assert (got["width"], got["height"]) == (w, h)
         assert len(got["frame"]) == h and all(len(row) == 6 * w for row in got["frame"])
-        assert got["leds"] == got["frame"]
+        assert got["leds"] == seen(got["frame"], 0.25)
         assert any(v != "000000" for v in cells(got["frame"]).values())
         assert got["status"]["t"] < 2000
+
+
+def test_the_page_shows_coops_six_colours_as_the_leds_do(played):
+    """Each of CO.OP's six colours, as the page renders it (a screenshot of the matrix, at the
+    centre of an LED), is within 10 CIEDE2000 of what the colour model says the eye sees on the
+    LEDs, at the brightness the firmware set: yellow no longer looks orange, nor orange and pink
+    like P1's red."""
+    from layerlight.modes import coop
+    got = played["coop"]
+    assert got["status"]["phase"] == "cards" and got["cap"] == "0.25"
+    frame = cells(got["frame"])
+    geo = played["geometry"]
+    img = Image.open(os.path.join(ARTIFACTS, "web-coop-matrix.png")).convert("RGB")
+    px, py = img.size[0] / 16, img.size[1] / 16
+    for value in coop.LED:
+        where = [xy for xy, v in frame.items() if v == rgb(value)]
+        assert where, "%06x is not on the cards screen" % value
+        x, y = where[0]
+        page = img.getpixel((int((x + 0.5) * px), int((y + 0.5) * py)))
+        model = led_colour.Color("srgb", [v / 255 for v in led_colour.screen_rgb(value, 0.25)])
+        diff = led_colour.Color("srgb", [v / 255 for v in page]).delta_e(model, method="2000")
+        assert diff <= 10, "%06x: the page shows %s, the model %s (%.1f apart)" % (value, page, model, diff)
+    # the check has teeth: the value itself as a screen colour is further than that for yellow
+    yellow = led_colour.Color("srgb", [0xFF / 255, 0xA0 / 255, 0])
+    assert yellow.delta_e(led_colour.Color("srgb", [v / 255 for v in led_colour.screen_rgb(0xFFA000, 0.25)]),
+                          method="2000") > 10
+    assert geo["width"] == 16

@@ -182,6 +182,29 @@ try {
       status: window.layerlight.status,
     }));
   }
+
+  // CO.OP's six colours on the page: two players' white cards show them all, as squares on
+  // their edges; read back from the canvas and from a screenshot, with the frame and the cap
+  await page.selectOption("#size", "16x16");
+  await page.selectOption("#mode", "coop");
+  await phaseIs("join");
+  await click(P1);
+  await click(P2);
+  await waitFor("two players joined", () => window.layerlight.status.players === 2);
+  await click(A);
+  await phaseIs("cards");
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 400)));
+  await page.evaluate(() => window.layerlight.freeze(true));
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  result.coop = await page.evaluate(() => ({
+    leds: window.layerlight.readLeds(),
+    frame: window.layerlight.frameRows(),
+    shown: window.layerlight.shownRows(),
+    cap: window.layerlight.cap,
+    status: window.layerlight.status,
+  }));
+  await page.locator("#matrix").screenshot({ path: path.join(outDir, "web-coop-matrix.png") });
+  await page.evaluate(() => window.layerlight.freeze(false));
   mark("done");
 } finally {
   await context.close();

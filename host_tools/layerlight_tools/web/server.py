@@ -47,6 +47,17 @@ def content_type(name):
     return TYPES.get(os.path.splitext(name)[1], BINARY)
 
 
+def led_colour_tables():
+    """The colour model for the page (the wasm MicroPython there has no coloraide): for each
+    brightness the firmware can set, the screen byte of each channel value (led_colour: the
+    model is channel by channel, so 256 bytes say it all)."""
+    from layerlight.modes import settings
+    from layerlight_tools import led_colour
+    caps = set(dict((item[0], item[2]) for item in settings.ITEMS)["BRIGHT"]) | {led_colour.DEFAULT_CAP}
+    return {"default": "%g" % led_colour.DEFAULT_CAP,
+            "tables": {"%g" % cap: list(led_colour.screen_table(cap)) for cap in sorted(caps)}}
+
+
 class Site:
     """Every URL the server answers, fixed when it starts (no path from a request reaches the disk)."""
 
@@ -82,6 +93,7 @@ class Site:
             "device": {"width": width, "height": height, "seed": seed, "game": game or "", "players": players},
         }
         self.routes["/manifest.json"] = (json.dumps(manifest, indent=1).encode(), TYPES[".json"])
+        self.routes["/led-colours.json"] = (json.dumps(led_colour_tables()).encode(), TYPES[".json"])
 
     def get(self, path):
         """(body bytes, content type) for a URL path, or None."""

@@ -133,6 +133,10 @@ class WebDevice:
         self._shown = bytes(buf)
         return binascii.hexlify(buf).decode()
 
+    def cap(self):
+        """The brightness the firmware set (the page shows the LEDs' light at it: led_colour)."""
+        return "%g" % self.dev.hw.cap
+
     def tones(self):
         """Buzzer changes since the last call: 'ms:hz' items, comma-separated (0 Hz = silent)."""
         out = ",".join(self._tones)

@@ -31,8 +31,11 @@ const sim = {
   width: 16,
   height: 16,
   pitch: 32,            // canvas pixels per LED
-  frame: null,          // Uint8Array RGB, row by row
-  image: null,          // ImageData of frame, one pixel per LED (for the glow)
+  frame: null,          // Uint8Array RGB, row by row: the values the firmware wrote
+  shown: null,          // Uint8Array RGB: what the eye sees of them (the colour model)
+  image: null,          // ImageData of shown, one pixel per LED (for the glow)
+  tables: null,         // the colour model: brightness -> the screen byte of each channel value
+  cap: "0.25",          // the brightness the firmware set
   speed: 1,
   held: new Set(),      // buttons down on the page
   vt: 0,                // the device's virtual time (ms)
@@ -60,6 +63,8 @@ window.layerlight = {
   // stop (true) or restart the device's clock: the LEDs hold still for a reading or a picture
   freeze: (on) => { sim.frozen = !!on; },
   frameRows: () => frameRows(),
+  shownRows: () => frameRows(sim.shown),
+  get cap() { return sim.cap; },
   flashNames: () => (sim.web ? sim.web.flash_names().split(",").filter(Boolean) : []),
   readLeds: () => readLeds(),
   ledCentre: (x, y) => ledCentre(x, y),
@@ -91,9 +96,10 @@ function dirname(p) {
 
 async function start() {
   const manifest = await (await fetch("/manifest.json")).json();
-  const [code, flash, mp] = await Promise.all([
+  const [code, flash, model, mp] = await Promise.all([
     Promise.all(manifest.code.map(async (f) => ({ path: f.path, data: await fetchBytes(f.url) }))),
     Promise.all(manifest.flash.map(async (f) => ({ name: f.name, data: await fetchBytes(f.url) }))),
+    fetch("/led-colours.json").then((r) => r.json()),
     loadMicroPython({
       linebuffer: true,
       stdout: (line) => log(line),
@@ -101,6 +107,8 @@ async function start() {
     }),
   ]);
   sim.mp = mp;
+  sim.tables = model.tables;
+  sim.cap = model.default;
   for (const f of code) {
     mkdirs(mp.FS, dirname(f.path));
     mp.FS.writeFile(f.path, f.data);
@@ -180,8 +188,11 @@ function loop(now) {
 
 function pollDevice(rate) {
   const hex = sim.web.frame();
-  if (hex) {
-    setFrame(hex);
+  const cap = sim.web.cap();
+  if (hex || cap !== sim.cap) {
+    if (cap in sim.tables) sim.cap = cap;
+    if (hex) setFrame(hex);
+    showFrame();
     draw();
   }
   const tones = sim.web.tones();
@@ -215,19 +226,31 @@ function setGeometry(width, height) {
   glowCanvas.height = height;
   sim.image = glowCtx.createImageData(width, height);
   sim.frame = new Uint8Array(width * height * 3);
+  sim.shown = new Uint8Array(width * height * 3);
+  showFrame();
   draw();
 }
 
 function setFrame(hex) {
   const f = sim.frame;
-  const img = sim.image.data;
   for (let i = 0; i < f.length; i++) {
     f[i] = parseInt(hex.substr(i * 2, 2), 16);
   }
-  for (let i = 0, j = 0; i < f.length; i += 3, j += 4) {
-    img[j] = f[i];
-    img[j + 1] = f[i + 1];
-    img[j + 2] = f[i + 2];
+}
+
+// The frame as the eye sees the LEDs: each channel's light at the brightness the firmware
+// set, relative to the matrix's white, encoded for the screen (the server's table of the
+// colour model, layerlight_tools/led_colour.py), not the values as screen colours.
+function showFrame() {
+  const f = sim.frame;
+  const s = sim.shown;
+  const t = sim.tables ? sim.tables[sim.cap] : null;
+  const img = sim.image.data;
+  for (let i = 0; i < f.length; i++) s[i] = t ? t[f[i]] : f[i];
+  for (let i = 0, j = 0; i < s.length; i += 3, j += 4) {
+    img[j] = s[i];
+    img[j + 1] = s[i + 1];
+    img[j + 2] = s[i + 2];
     img[j + 3] = 255;
   }
 }
@@ -241,7 +264,7 @@ function draw() {
   const W = canvas.width;
   const H = canvas.height;
   const p = sim.pitch;
-  const f = sim.frame;
+  const f = sim.shown;
   ctx.save();
   ctx.globalCompositeOperation = "source-over";
   ctx.fillStyle = BOARD;
@@ -283,11 +306,11 @@ function hex2(v) {
   return v.toString(16).padStart(2, "0");
 }
 
-function frameRows() {
+function frameRows(f = sim.frame) {
   const rows = [];
   for (let y = 0, i = 0; y < sim.height; y++) {
     let row = "";
-    for (let x = 0; x < sim.width; x++, i += 3) row += hex2(sim.frame[i]) + hex2(sim.frame[i + 1]) + hex2(sim.frame[i + 2]);
+    for (let x = 0; x < sim.width; x++, i += 3) row += hex2(f[i]) + hex2(f[i + 1]) + hex2(f[i + 2]);
     rows.push(row);
   }
   return rows;
@@ -393,7 +416,7 @@ function unplug() {
   silence();
   sim.unplugged = true;
   sim.frame.fill(0);
-  sim.image.data.fill(0);
+  showFrame();
   draw();
   log("-- plug pulled: the flash keeps its files --");
   setTimeout(() => {
