@@ -8,7 +8,6 @@ MicroPython and compare the traces byte for byte.
 """
 
 import json
-import math
 import os
 import sys
 
@@ -17,7 +16,7 @@ import pytest
 from layerlight import config, coop_cards, persist
 from layerlight.display import FrameBuffer
 from layerlight.modes import coop
-from layerlight_tools import simcore
+from layerlight_tools import led_colour, led_picture, simcore
 from mpy import run_micropython
 import scenario_lib
 from scenario_lib import coop_game, coop_loop, device_files, run_cpython
@@ -579,85 +578,32 @@ def test_no_screen_of_a_whole_game_allocates_on_micropython():
             assert int([line for line in out if line.startswith("done")][0].split()[1]) > 100
 
 
-# The colours as the eye sees them on the LEDs. A WS2812 sends out light in
-# proportion to the value it is given (PWM), unlike a screen, whose values are
-# gamma-encoded. So the light of a channel is value / 255 of that LED's full
-# light, after the brightness cap; the eye adapts to the matrix's own white (all
-# three channels at the cap), so colours are compared in CIELAB with that white
-# as the reference, using the sRGB primaries for the LEDs' (an approximation:
-# real LED primaries are more saturated, which only spreads the colours further).
-
-SRGB_TO_XYZ = ((0.4124, 0.3576, 0.1805), (0.2126, 0.7152, 0.0722), (0.0193, 0.1192, 0.9505))
-
-
-def emitted(colour, cap=0.25, order="GRB"):
-    """The light of each channel (0..1 of the white at the cap), from the bytes the frame buffer
-    puts on the wire for a GRB strip with the brightness cap applied."""
-    fb = FrameBuffer(1, 1, cap=cap, order=order)
-    fb.pixel(0, 0, colour)
-    wire = fb.buf
-    white = FrameBuffer(1, 1, cap=cap, order=order)
-    white.pixel(0, 0, 0xFFFFFF)
-    return [wire[order.index(ch)] / white.buf[order.index(ch)] for ch in "RGB"]
-
-
-def lab(light):
-    xyz = [sum(m * v for m, v in zip(row, light)) for row in SRGB_TO_XYZ]
-    ref = [sum(row) for row in SRGB_TO_XYZ]
-
-    def f(t):
-        return t ** (1 / 3) if t > (6 / 29) ** 3 else t / (3 * (6 / 29) ** 2) + 4 / 29
-    fx, fy, fz = (f(v / r) for v, r in zip(xyz, ref))
-    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
-
-
-def delta_e2000(p, q):
-    """CIEDE2000 colour difference (Sharma, Wu and Dalal's formulation)."""
-    (l1, a1, b1), (l2, a2, b2) = p, q
-    cb = (math.hypot(a1, b1) + math.hypot(a2, b2)) / 2
-    g = 0.5 * (1 - math.sqrt(cb ** 7 / (cb ** 7 + 25 ** 7)))
-    a1, a2 = (1 + g) * a1, (1 + g) * a2
-    c1, c2 = math.hypot(a1, b1), math.hypot(a2, b2)
-    h1, h2 = math.degrees(math.atan2(b1, a1)) % 360, math.degrees(math.atan2(b2, a2)) % 360
-    dl, dc = l2 - l1, c2 - c1
-    dh = 0 if c1 * c2 == 0 else (h2 - h1 + 180) % 360 - 180
-    dhh = 2 * math.sqrt(c1 * c2) * math.sin(math.radians(dh) / 2)
-    lb, cbp = (l1 + l2) / 2, (c1 + c2) / 2
-    if c1 * c2 == 0:
-        hb = h1 + h2
-    elif abs(h1 - h2) <= 180:
-        hb = (h1 + h2) / 2
-    else:
-        hb = (h1 + h2 + 360) / 2 if h1 + h2 < 360 else (h1 + h2 - 360) / 2
-    t = (1 - 0.17 * math.cos(math.radians(hb - 30)) + 0.24 * math.cos(math.radians(2 * hb))
-         + 0.32 * math.cos(math.radians(3 * hb + 6)) - 0.2 * math.cos(math.radians(4 * hb - 63)))
-    rc = 2 * math.sqrt(cbp ** 7 / (cbp ** 7 + 25 ** 7))
-    rt = -math.sin(math.radians(60 * math.exp(-((hb - 275) / 25) ** 2))) * rc
-    sl = 1 + 0.015 * (lb - 50) ** 2 / math.sqrt(20 + (lb - 50) ** 2)
-    sc, sh = 1 + 0.045 * cbp, 1 + 0.015 * cbp * t
-    return math.sqrt((dl / sl) ** 2 + (dc / sc) ** 2 + (dhh / sh) ** 2 + rt * (dc / sc) * (dhh / sh))
-
+# The colours as the eye sees them on the LEDs: layerlight_tools.led_colour, the one colour
+# model (the light of each channel after the cap, relative to the matrix's white; CIEDE2000 by
+# coloraide). The bytes the real frame buffer puts on the wire are what the model starts from.
 
 def closest_pair(palette, cap=0.25):
-    labs = [lab(emitted(c, cap)) for c in palette]
-    return min((delta_e2000(labs[i], labs[j]), COLOURS[i], COLOURS[j])
+    return min((led_colour.delta_e(palette[i], palette[j], cap), COLOURS[i], COLOURS[j])
                for i in range(len(palette)) for j in range(i + 1, len(palette)))
 
 
 MIN_DELTA_E = 25  # CIEDE2000: about 2.3 is a just-noticeable difference; 25 is "another colour" at a glance
 
 
-def test_delta_e2000_matches_published_pairs():
-    # Sharma, Wu, Dalal (2005), table 1: pairs 1, 7 and 17
-    assert delta_e2000((50, 2.6772, -79.7751), (50, 0, -82.7485)) == pytest.approx(2.0425, abs=1e-4)
-    assert delta_e2000((50, 0, 0), (50, -1, 2)) == pytest.approx(2.3669, abs=1e-4)
-    assert delta_e2000((50, 2.5, 0), (73, 25, -18)) == pytest.approx(27.1492, abs=1e-4)
+def test_the_model_reads_the_wire_bytes_of_a_grb_strip():
+    """What the model calls the light of a colour is what the frame buffer sends a GRB strip,
+    over the white's bytes at that cap."""
+    for colour in coop.LED:
+        fb = FrameBuffer(1, 1, cap=0.25, order="GRB")
+        fb.pixel(0, 0, colour)
+        g, r, b = fb.buf
+        assert led_colour.light(colour, 0.25) == (r / 64, g / 64, b / 64)
 
 
 @pytest.mark.parametrize("cap", [0.25, 0.1, 0.5, 1.0])
 def test_the_six_colours_are_told_apart_on_the_leds(cap):
     """Every pair of loop colours at least MIN_DELTA_E apart as the LEDs emit them at each
-    brightness of the settings menu (0.25 is the default), GRB wire order, cap applied."""
+    brightness of the settings menu (0.25 is the default), cap applied."""
     diff, a, b = closest_pair(coop.LED, cap)
     assert diff >= MIN_DELTA_E, "%s and %s are only %.1f apart at brightness %s" % (a, b, diff, cap)
 
@@ -669,34 +615,6 @@ def test_screen_colours_would_not_do_on_leds():
 
 
 # --- the pictures in docs/ ---------------------------------------------------------------------------
-
-def eye_rgb(hex6, cap=0.25):
-    """A frame pixel (RRGGBB before the cap) as a screen should show it to look like the LED: the
-    LED's linear light encoded as sRGB."""
-    out = []
-    for ch in emitted(int(hex6, 16), cap, "RGB"):
-        out.append(round(255 * (12.92 * ch if ch <= 0.0031308 else 1.055 * ch ** (1 / 2.4) - 0.055)))
-    return tuple(out)
-
-
-def led_picture(frames, pitch=18, gap=12):
-    """Frames side by side, each LED a disc in the colour the eye sees (no glow: hues stay true)."""
-    from PIL import Image, ImageDraw
-    h = len(frames[0])
-    w = len(frames[0][0]) // 6
-    img = Image.new("RGB", (len(frames) * (w * pitch + gap) - gap, h * pitch), (0, 0, 0))
-    draw = ImageDraw.Draw(img)
-    for k, rows in enumerate(frames):
-        x0 = k * (w * pitch + gap)
-        draw.rectangle((x0, 0, x0 + w * pitch - 1, h * pitch - 1), fill=(14, 14, 16))
-        for y, row in enumerate(rows):
-            for x in range(w):
-                c = eye_rgb(row[6 * x:6 * x + 6])
-                r = pitch * 0.4
-                cx, cy = x0 + (x + 0.5) * pitch, (y + 0.5) * pitch
-                draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=c if any(c) else (32, 32, 36))
-    return img
-
 
 def docs_frames():
     """The frames the pictures show: the colour choice, a board at 16x16, the loop counting on."""
@@ -726,8 +644,8 @@ def docs_frames():
 
 def write_docs(folder=DOCS):
     board, choices = docs_frames()
-    led_picture([board], pitch=24).save(os.path.join(folder, "coop-board.png"))
-    led_picture(choices, pitch=18).save(os.path.join(folder, "coop-colours.png"))
+    led_picture.picture([board], pitch=24).save(os.path.join(folder, "coop-board.png"))
+    led_picture.picture(choices, pitch=18).save(os.path.join(folder, "coop-colours.png"))
 
 
 def test_the_pictures_in_docs_are_up_to_date(tmp_path):
