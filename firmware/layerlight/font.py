@@ -168,6 +168,15 @@ def _draw_glyph(fb, g, x, y, color, q, s):
             else:
                 dx = r
                 dy = GLYPH_W - 1 - c
+            if s == 1:  # most text: one LED a font pixel, no block loops
+                px = x + dx
+                py = y + dy
+                if 0 <= px < width and 0 <= py < height:
+                    j = table[py * width + px] * 3
+                    buf[j + ro] = cr
+                    buf[j + go] = cg
+                    buf[j + bo] = cb
+                continue
             px = x + dx * s
             py = y + dy * s
             for yy in range(py, py + s):

@@ -34,6 +34,24 @@ def pattern(fb, layout, grid, colours):
             g = scale[(c >> 8) & 0xFF]
             b = scale[c & 0xFF]
             row = (y0 + cy * s) * width + x0 + cx * s
+            if s == 2:  # the reference 16x16: a cell's four LEDs written out, no block loops
+                j = table[row] * 3
+                buf[j + ro] = r
+                buf[j + go] = g
+                buf[j + bo] = b
+                j = table[row + 1] * 3
+                buf[j + ro] = r
+                buf[j + go] = g
+                buf[j + bo] = b
+                j = table[row + width] * 3
+                buf[j + ro] = r
+                buf[j + go] = g
+                buf[j + bo] = b
+                j = table[row + width + 1] * 3
+                buf[j + ro] = r
+                buf[j + go] = g
+                buf[j + bo] = b
+                continue
             for dy in range(s):
                 for dx in range(s):
                     j = table[row + dx] * 3

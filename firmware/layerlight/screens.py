@@ -256,10 +256,23 @@ def winner_edges(fb, winners, now):
 
 
 def end_flag(fb, x, y, cell):
-    """A chequered flag, 4 x 4 squares of `cell` pixels, top-left at (x, y): the game is over."""
-    for j in range(4):
-        for i in range(4):
-            fb.rect(x + i * cell, y + j * cell, cell, cell, WHITE if (i + j) % 2 == 0 else DIM)
+    """A chequered flag, 4 x 4 squares of `cell` pixels, top-left at (x, y): the game is over.
+    Written straight into the wire buffer (it is on every final's first frame)."""
+    sc = fb.scale
+    white = sc[0xFF]
+    dim = sc[DIM & 0xFF]  # DIM is a grey: one byte for all three channels
+    buf = fb.buf
+    table = fb.table
+    width = fb.width
+    size = 4 * cell
+    for yy in range(size):
+        row = (y + yy) * width + x
+        for xx in range(size):
+            v = white if (xx // cell + yy // cell) % 2 == 0 else dim
+            j = table[row + xx] * 3
+            buf[j] = v
+            buf[j + 1] = v
+            buf[j + 2] = v
 
 
 FINAL_BLINK_MS = 400   # a winner's total: its colour, then white
