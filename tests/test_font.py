@@ -5,7 +5,8 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware"))
 
-from layerlight import font  # noqa: E402
+from layerlight import font
+from layerlight.display import FrameBuffer  # noqa: E402
 
 DIGITS = "0123456789"
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -13,17 +14,15 @@ ICONS = "-!?:.+><^*#~/"
 RED = 0xFF0000
 
 
-class FakeFB:
-    """Records lit pixels; clips like the real FrameBuffer."""
+class FakeFB(FrameBuffer):
+    """The real frame buffer (glyphs write its wire bytes directly), read back as lit pixels."""
 
     def __init__(self, width=64, height=64):
-        self.width = width
-        self.height = height
-        self.lit = {}
+        FrameBuffer.__init__(self, width, height)
 
-    def pixel(self, x, y, color):
-        if 0 <= x < self.width and 0 <= y < self.height:
-            self.lit[(x, y)] = color
+    @property
+    def lit(self):
+        return {(x, y): self.get(x, y) for y in range(self.height) for x in range(self.width) if self.get(x, y)}
 
 
 def bitmap(ch):

@@ -88,6 +88,9 @@ def watched(monkeypatch):
         if not WATCH.scrolling:
             gw, gh = (font.GLYPH_W * s, font.GLYPH_H * s) if q % 2 == 0 else (font.GLYPH_H * s, font.GLYPH_W * s)
             WATCH.glyphs.append((x, y, gw, gh, q, WATCH.seat))
+            # glyphs write the wire buffer directly (no pixel() to watch): their box must fit
+            if x < 0 or y < 0 or x + gw > fb.width or y + gh > fb.height:
+                WATCH.off.append((x, y))
         real_glyph(fb, g, x, y, color, q, s)
 
     def scrolling(*args, **kw):

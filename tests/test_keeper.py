@@ -292,6 +292,7 @@ def test_count_entry_fits_and_nothing_overlaps(monkeypatch, size):
             boxes = glyph_boxes(monkeypatch, lambda: count_entry(fb, value, "dots", screens.SEAT_COLOURS[3], now,
                                                                  0x00FF00))
             assert fb.off == 0, value
+            assert all(0 <= x and 0 <= y and x + w <= size and y + h <= size for x, y, w, h in boxes), (value, boxes)
             for i in range(len(boxes)):
                 for j in range(i + 1, len(boxes)):
                     a, b = boxes[i], boxes[j]

@@ -47,7 +47,8 @@ class FrameBuffer:
         while drawing). A matrix that is not square turns only half round (P3)."""
         view = self.views[seat]
         if view is None:
-            view = self.views[seat] = _Turned(self, seat)
+            from layerlight.turned_view import TurnedView  # only the modes that turn screens load it
+            view = self.views[seat] = TurnedView(self, seat)
         return view
 
     def clear(self):
@@ -108,40 +109,6 @@ class FrameBuffer:
                 parts.append("%06x" % self.get(x, y))
             rows.append("".join(parts))
         return rows
-
-
-class _Turned(FrameBuffer):
-    """A FrameBuffer sharing another's pixels through a table turned to face a seat."""
-
-    def __init__(self, fb, seat):
-        w, h = fb.width, fb.height
-        if w != h and seat % 2:
-            seat = 0  # a quarter turn would not fit: as is
-        self.width = w
-        self.height = h
-        self.buf = fb.buf
-        self._blank = fb._blank
-        self.ro = fb.ro
-        self.go = fb.go
-        self.bo = fb.bo
-        self.scale = fb.scale
-        self.generation = fb.generation
-        self.views = fb.views
-        base = fb.table
-        table = array("H", bytes(2 * w * h))
-        for y in range(h):
-            for x in range(w):
-                # where (x, y) of the seat's upright picture lies on the matrix
-                if seat == 1:
-                    bx, by = w - 1 - y, x
-                elif seat == 2:
-                    bx, by = w - 1 - x, h - 1 - y
-                elif seat == 3:
-                    bx, by = y, h - 1 - x
-                else:
-                    bx, by = x, y
-                table[y * w + x] = base[by * w + bx]
-        self.table = table
 
 
 def brightness_table(cap):

@@ -12,10 +12,6 @@
 # the bottom edge) and are clockwise: rot=0 reads upright for the bottom edge,
 # 90 for the left edge, 180 for the top edge, 270 for the right edge.
 
-from layerlight.display import FrameBuffer
-
-_PIXEL = FrameBuffer.pixel  # a frame buffer with this pixel() can be written to directly
-
 GLYPH_W = 3
 GLYPH_H = 5
 ADVANCE = 4  # glyph width plus one blank column
@@ -128,12 +124,8 @@ def _draw_glyph(fb, g, x, y, color, q, s):
     # turns clockwise, each font pixel an s x s block. The pixels are written
     # straight into the frame buffer's wire bytes (its colour worked out once),
     # as FrameBuffer.rect does: a glyph costs a fraction of a pixel() call per
-    # pixel, which is most of a score screen's first frame on an RP2040. A
-    # frame buffer whose pixel() is its own (a test that watches every pixel)
-    # gets each pixel through it instead.
-    if type(fb).pixel is not _PIXEL:
-        _draw_glyph_by_pixel(fb, g, x, y, color, q, s)
-        return
+    # pixel, which is most of a score screen's first frame on an RP2040.
+    # Pixels off the matrix are left out (scrolling text slides in and out).
     sc = fb.scale
     cr = sc[color >> 16]
     cg = sc[(color >> 8) & 0xFF]
@@ -188,35 +180,6 @@ def _draw_glyph(fb, g, x, y, color, q, s):
                             buf[j + ro] = cr
                             buf[j + go] = cg
                             buf[j + bo] = cb
-
-
-def _draw_glyph_by_pixel(fb, g, x, y, color, q, s):
-    # The same glyph, each pixel through fb.pixel. fb.pixel is called as a
-    # method each time on purpose: caching `fb.pixel` in a local would make a
-    # bound-method object on MicroPython, which is an allocation.
-    base = g * GLYPH_H
-    for r in range(GLYPH_H):
-        bits = _GLYPHS[base + r] - 48
-        if not bits:
-            continue
-        for c in range(GLYPH_W):
-            if not bits & (4 >> c):
-                continue
-            if q == 0:
-                dx = c
-                dy = r
-            elif q == 1:
-                dx = GLYPH_H - 1 - r
-                dy = c
-            elif q == 2:
-                dx = GLYPH_W - 1 - c
-                dy = GLYPH_H - 1 - r
-            else:
-                dx = r
-                dy = GLYPH_W - 1 - c
-            for yy in range(s):
-                for xx in range(s):
-                    fb.pixel(x + dx * s + xx, y + dy * s + yy, color)
 
 
 def _draw_nth(fb, g, i, n, x, y, color, q, s):

@@ -20,7 +20,7 @@
 # LOOP + the loop packed in bits, so a whole game stays a few hundred bytes of
 # RAM and of flash.
 
-from layerlight import buttons, coop_cards, font, persist, screens
+from layerlight import buttons, coop_cards, endings, font, persist, screens
 from layerlight.modes.keeper import GREY, TALLY_STEP_MS, KeeperGame, big_number, count_entry, fill_edge, \
     menu_word, number_width
 
@@ -469,9 +469,9 @@ class Mode(KeeperGame):
             self.draw_board(fb, now, False)
 
     def draw_final(self, fb, now):
-        """The end (screens.final_board): every seat's total facing it, the winners' blinking,
+        """The end (endings.final_board): every seat's total facing it, the winners' blinking,
         the chequered flag where the colour bars were (their totals: SCORES in the pause menu)."""
-        screens.final_board(fb, self.seats, self.shown, self.win_bits, now - self.since, now)
+        endings.final_board(fb, self.seats, self.shown, self.win_bits, now - self.since, now)
 
     def motion(self, now):
         phase = self.phase
@@ -480,13 +480,13 @@ class Mode(KeeperGame):
         if phase == "scores":
             return ((now - self.since) // SCORES_PAGE_MS) % 7
         if self.width >= 16:
-            return screens.final_blink(now - self.since) if phase == "final" else 0
+            return endings.final_blink(now - self.since) if phase == "final" else 0
         if phase == "turn" and self.choice_index:
             return 1 + ((now - self.since) // 80) % 250  # the action's word scrolls
         if phase == "final":
             t = now - self.since
-            page = (t // screens.FINAL_PAGE_MS) % (len(self.seats) + 1)
-            return page * 2 + screens.final_blink(t) if page < len(self.seats) else \
+            page = (t // endings.FINAL_PAGE_MS) % (len(self.seats) + 1)
+            return page * 2 + endings.final_blink(t) if page < len(self.seats) else \
                 64 + (now // 250) % 4  # the totals' blink; the winners' marching edges
         if phase == "turn":
             return (now // PAGE_MS) % (len(self.seats) + 1)  # the board's pages

@@ -12,7 +12,7 @@
 # dark: a gutter of two between neighbouring piles, so they never read as one
 # picture, and the place where the claim's outline goes, outside the card.
 
-from layerlight import font, led_light, otlo_tiles, screens
+from layerlight import endings, font, led_light, otlo_tiles, screens
 from layerlight.screens import DIM, SEAT_COLOURS, WHITE, Layout
 
 CYCLE_MS = 1500   # 8x8: each pile's top card in turn
@@ -311,9 +311,9 @@ def draw_final(sc, game, fb, now):
     if not game.solo():
         # still but for the winners' blink and, on 8x8, the pages and the marching edges
         t = now - game.final_since
-        page = (t // screens.FINAL_PAGE_MS) % (len(game.seats) + 1) if fb.width < 16 else 0
+        page = (t // endings.FINAL_PAGE_MS) % (len(game.seats) + 1) if fb.width < 16 else 0
         key = (game.version % 4096) * 64 + page * 4 + (
-            (now // 250) % 4 if page == len(game.seats) else screens.final_blink(t))
+            (now // 250) % 4 if page == len(game.seats) else endings.final_blink(t))
         if not sc.cached(fb, key):
             draw_final_now(sc, game, fb, now)
             sc.done(fb)
@@ -334,7 +334,7 @@ def draw_final_now(sc, game, fb, now):
         for s in game.seats:  # the winners (ties share), as bits: no list while drawing
             if game.scores[s] == best:
                 wins |= 1 << s
-        screens.final_board(fb, game.seats, game.scores, wins, now - game.final_since, now)
+        endings.final_board(fb, game.seats, game.scores, wins, now - game.final_since, now)
         return
     w = fb.width
     seat = game.seats[0]

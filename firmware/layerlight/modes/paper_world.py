@@ -18,7 +18,7 @@
 # seat included, so a power cut during the final entry resumes at the seat
 # being entered, and an undo reaches every action, down to the counts.
 
-from layerlight import buttons, font, screens
+from layerlight import buttons, endings, font, screens
 from layerlight.modes.keeper import GREY, KeeperGame, big_number, menu_word
 
 OBJECTIVE_CARDS = 10        # the objective cards in the box, numbered 1-10
@@ -617,8 +617,8 @@ class Mode(KeeperGame):
         if self.small:
             k = (t // (2 * PAGE_MS)) % (n + 1)
             if k == n:
-                screens.end_flag(fb, 2, 2, 1)
-                screens.winner_edges(fb, self.win_bits, now)
+                endings.end_flag(fb, 2, 2, 1)
+                endings.winner_edges(fb, self.win_bits, now)
                 if self.tie_break == "discard" and blink:
                     font.draw_char(fb, "D", 3, 2, TIE_BREAK)  # over the flag, every other blink
                 return
@@ -651,7 +651,7 @@ class Mode(KeeperGame):
         elif self.tie_break == "discard" and (t // 800) % 2:
             font.draw_char(fb, "D", cx, cy, TIE_BREAK, 0, s)
         else:
-            screens.end_flag(fb, (self.width - 4 * s) // 2, (self.height - 4 * s) // 2, s)
+            endings.end_flag(fb, (self.width - 4 * s) // 2, (self.height - 4 * s) // 2, s)
 
 
 Mode.HANDLERS.update({"objectives": Mode.on_objectives, "scores": Mode.on_scores})

@@ -13,7 +13,7 @@
 # and taking back the last verdict or steal is "drop it and work the rewards
 # out again". Once A leaves the round's scores, the round is settled.
 
-from layerlight import buttons, mission_screens, screens
+from layerlight import buttons, endings, mission_screens, screens
 from layerlight.modes.base import MissionGame
 
 ROUNDS = 6
@@ -521,7 +521,7 @@ class TableGame(MissionGame):
         self.draw_tally(fb, now)
 
     def draw_final(self, fb, now):
-        """The end (screens.final_board): each seat's score facing it, the winners' blinking
+        """The end (endings.final_board): each seat's score facing it, the winners' blinking
         between their colour and white, the chequered flag in the middle. On 16x16 and up its
         two pictures are drawn once each into the race's free backgrounds and copied back."""
         if self.shown != self.scores:  # the last rewards are still counting up: the real scores
@@ -530,9 +530,9 @@ class TableGame(MissionGame):
         wins = self.win_bits()
         t = now - self.final_since
         if fb.width < 16:
-            screens.final_board(fb, self.seats, self.shown, wins, t, now)
+            endings.final_board(fb, self.seats, self.shown, wins, t, now)
             return
-        blink = screens.final_blink(t)
+        blink = endings.final_blink(t)
         buf = self._race_bg if blink else self._pattern_bg
         # a key no race background or tally ever has (theirs are ints); a new cap redraws
         key = "final on" if blink else "final off"
@@ -540,7 +540,7 @@ class TableGame(MissionGame):
             self._final_generation = fb.generation
             self._race_bg_key = self._pattern_bg_key = -1
         if (self._race_bg_key if blink else self._pattern_bg_key) != key:
-            screens.final_board(fb, self.seats, self.shown, wins, t, now)
+            endings.final_board(fb, self.seats, self.shown, wins, t, now)
             buf[:] = fb.buf
             if blink:
                 self._race_bg_key = key
