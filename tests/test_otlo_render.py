@@ -18,6 +18,7 @@ R, B, Y, G = 1, 2, 3, 4
 COLOURS = [("R", (209, 73, 91)), ("B", (29, 112, 184)), ("Y", (242, 193, 78)), ("G", (60, 160, 90))]
 TABLE = (70, 60, 50)
 DPI = 100
+TWO_SETS = 2  # two players' sets: the six 2x2 tiles fit twice on one sheet
 
 
 def tile(ident, front, back):
@@ -64,7 +65,7 @@ def deck():
 
 @pytest.fixture(scope="module")
 def sheets(deck):
-    return otlo_render.pages(deck)
+    return otlo_render.pages(deck, TWO_SETS)
 
 
 @pytest.fixture(scope="module")
@@ -100,14 +101,14 @@ def test_pages_cards_then_tiles_fronts_and_backs(deck, sheets, images):
     # (50 mm, 15 to a sheet) = 1 sheet holding two whole sets, with its backs
     assert len(sheets) == len(images) == 2 * 2 + 2
     assert images[0].shape == (px(297), px(210), 3)
-    tiles_on_sheet = otlo_render.tile_sheets(deck)
+    tiles_on_sheet = otlo_render.tile_sheets(deck, TWO_SETS)
     assert len(tiles_on_sheet) == 1 and [t.id for t, k, s in tiles_on_sheet[0]] == [t.id for t in TILES] * 2
 
 
 @pytest.mark.parametrize("size, count, tile_pages", [
     ((4, 4), 3, 4),   # 100 mm tiles: two to a sheet, so three tiles take two sheets
     ((3, 3), 6, 2),   # 75 mm tiles: six to a sheet, one set
-    ((1, 2), 5, 2),   # 25 x 50 mm tiles: thirty to a sheet, four sets of five
+    ((1, 2), 5, 2),   # 25 x 50 mm tiles: thirty to a sheet
 ])
 def test_any_tile_size_fits_the_sheet_at_playing_size(size, count, tile_pages):
     w, h = size
@@ -119,9 +120,9 @@ def test_any_tile_size_fits_the_sheet_at_playing_size(size, count, tile_pages):
     ch = types.SimpleNamespace(id=1, stars=1, difficulty=0.1, solution_count=1, w=w, h=h, pattern=bytes(out),
                                solution=sol)
     d = open_deck(make_set(tiles, size), [ch])
-    sheets = otlo_render.pages(d)
+    sheets = otlo_render.pages(d, 1)
     assert len(sheets) == 2 + tile_pages
-    for sheet in otlo_render.tile_sheets(d):
+    for sheet in otlo_render.tile_sheets(d, 1):
         for t, k, (x, y) in sheet:  # every tile inside the printable area
             assert x >= otlo_render.SHEET_MARGIN - 1e-9 and x + w * 25 <= 210 - otlo_render.SHEET_MARGIN + 1e-9
             assert y >= otlo_render.SHEET_MARGIN - 1e-9 and y + h * 25 <= 297 - otlo_render.SHEET_MARGIN + 1e-9
@@ -153,8 +154,8 @@ def test_every_card_shows_its_pattern_stars_and_id(deck, sheets, images):
 
 
 def test_tiles_at_25_mm_a_cell_in_the_png_at_any_dpi(deck, tmp_path):
-    sheet = otlo_render.tile_sheets(deck)[0]
-    page = otlo_render.pages(deck)[-2]
+    sheet = otlo_render.tile_sheets(deck, TWO_SETS)[0]
+    page = otlo_render.pages(deck, TWO_SETS)[-2]
     for dpi in (72, 150, 300):
         img = np.asarray(render.render_png(page, dpi).convert("RGB")).astype(int)
         for t, k, (x, y) in sheet[:4]:
@@ -195,7 +196,7 @@ def paper_or_grey(pixels):
 def test_each_back_prints_behind_its_own_front(deck, images):
     front, back = images[-2], images[-1]
     seen_through = np.asarray(ImageOps.mirror(Image.fromarray(back.astype(np.uint8)))).astype(int)
-    sheet = otlo_render.tile_sheets(deck)[0]
+    sheet = otlo_render.tile_sheets(deck, TWO_SETS)[0]
     hole_front = np.zeros(front.shape[:2], bool)
     hole_back = np.zeros(front.shape[:2], bool)
     for t, k, (x, y) in sheet:
@@ -250,6 +251,46 @@ def test_cards_render_prints_the_shipped_otlo_deck(tmp_path, capsys):
     out = capsys.readouterr().out
     pngs = sorted((tmp_path / "png").iterdir())
     card_sheets = -(-d.count // 9)  # nine cards to an A4 sheet, each with its back
-    assert len(pngs) == 2 * card_sheets + 2  # then one sheet of tile fronts and one of backs
+    assert len(pngs) == 2 * card_sheets + 4  # then four players' tiles: two sheets, fronts and backs
     assert "%d pages" % len(pngs) in out and "%d cards" % d.count in out
     assert b"/Count %d" % len(pngs) in (tmp_path / "otlo.pdf").read_bytes()  # the PDF has the same pages
+
+
+def test_four_players_sets_each_on_its_own_tint(deck):
+    """By default four sets, one a player: cream, blue, pink and green, whole sets on a sheet, so
+    no two players' tiles look alike; the tint fills each tile's body on both sides."""
+    sheets = otlo_render.tile_sheets(deck)
+    assert [sorted({k for _, k, _ in sheet}) for sheet in sheets] == [[0, 1], [2, 3]]
+    pages = otlo_render.pages(deck)
+    for n, sheet in enumerate(sheets):
+        front = np.asarray(render.render_png(pages[-4 + 2 * n], DPI).convert("RGB")).astype(int)
+        for t, k, (x, y) in sheet:
+            assert near(at(front, x + 1.5, y + 12.5), otlo_render.TILE_BODIES[k], 2), (t.id, k)
+    assert len({otlo_render.TILE_BODIES[k] for k in range(4)}) == 4
+    with pytest.raises(UserError, match="--sets must be 1 to 4"):
+        otlo_render.tile_sheets(deck, 5)
+
+
+def test_each_card_shows_its_solution_as_a_picture_of_the_tiles_laid(deck, sheets, images):
+    """Under the pattern, the stored solution as laid: the bottom layer's tiles, then the top
+    layer's, each cell in the colour of the gem the tile shows there (white for a hole)."""
+    slots = otlo_render.card_slots()
+    for i in range(deck.count):
+        ch = deck.challenge(i)
+        img = images[2 * (i // len(slots))]
+        x, y = slots[i % len(slots)]
+        for layer, left, top, cell in otlo_render.solution_boxes(ch, x, y):
+            laid = bytearray(ch.w * ch.h)
+            T.compose(deck.tiles, [p for p in ch.solution if p[1] == layer], ch.w, ch.h, laid, 2, 2)
+            for gy in range(ch.h):
+                for gx in range(ch.w):
+                    v = laid[gy * ch.w + gx]
+                    if layer == T.TOP and not any(p[1] == T.TOP and p[4] <= gx < p[4] + 2 and p[5] <= gy < p[5] + 2
+                                                  for p in ch.solution):
+                        continue  # no top tile here
+                    seen = at(img, left + (gx + 0.5) * cell, top + (gy + 0.5) * cell, )
+                    if v in (T.OUTSIDE,):
+                        continue
+                    want = render.PAPER if v == T.TABLE else deck.colours[v]
+                    assert near(seen, want, 30), "card #%d layer %d cell %d,%d: %s, not %s" % (
+                        ch.id, layer, gx, gy, seen, want)

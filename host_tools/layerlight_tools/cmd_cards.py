@@ -122,7 +122,7 @@ def cmd_cards_render(args):
         except ImportError:
             raise UserError("%s: OTLO rendering not available" % args.deck)
         d = _otlo_open(args.deck)
-        pages = otlo_render.pages(d)
+        pages = otlo_render.pages(d, args.sets)
     else:
         d = _open(args.deck)
         pages = render.pages(d)
@@ -269,6 +269,9 @@ def register(sub):
     r.add_argument("-o", "--output", help="PDF file to write")
     r.add_argument("--png", metavar="DIR", help="write the pages as PNG files into DIR")
     r.add_argument("--dpi", type=int, default=150, help="PNG resolution (default 150)")
+    r.add_argument("--sets", type=int, default=4,
+                   help="OTLO: tile sets to print, one a player, each on its own tint: cream, blue, pink, "
+                   "green (1-4, default 4)")
     r.set_defaults(func=cmd_cards_render)
     s = c.add_parser("show", help="one mission in colour in the terminal, with its solutions")
     s.add_argument("deck")

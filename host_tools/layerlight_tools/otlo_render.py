@@ -33,7 +33,9 @@ STAR_FILL = (240, 180, 0)
 STAR_EDGE = (170, 120, 0)
 CARD_BACK = (52, 62, 80)
 PATTERN_TOP = 15.0        # the card's header (stars, id) is above this
-PATTERN_BOTTOM = 14.0     # room for the solution hint under the pattern
+PATTERN_BOTTOM = 21.0     # room for the solution under the pattern: a small picture and a line
+SOLUTION_CELL = 2.4       # a cell of the solution's picture, mm
+TINT_NAMES = ("cream", "blue", "pink", "green")
 PATTERN_MARGIN = 5.0
 MAX_PATTERN_CELL = 13.0
 
@@ -48,22 +50,26 @@ def tile_size(deck):
     return deck.tile_w * CELL_MM, deck.tile_h * CELL_MM
 
 
-def tile_sheets(deck):
+def tile_sheets(deck, sets=len(TILE_BODIES)):
     """The tile sheets, each a list of (tile, set number, top-left corner of its front).
 
-    A sheet holds as many tiles as fit inside the margins; when a whole set
-    fits more than once, the sheet carries that many sets (one per player,
-    each on its own tint) instead of blank paper.
+    `sets` whole sets (one per player, up to four), each on its own tint
+    (cream, blue, pink, green) so the players' tiles never mix; a sheet holds
+    as many tiles as fit inside the margins, and the sets run on over as many
+    sheets as they need.
     """
+    if not 1 <= sets <= len(TILE_BODIES):
+        raise UserError("--sets must be 1 to %d (one tint a player: %s)" % (len(TILE_BODIES), ", ".join(TINT_NAMES)))
     w, h = tile_size(deck)
     cols = int((PAGE_W - 2 * SHEET_MARGIN + GAP) // (w + GAP))
     rows = int((PAGE_H - 2 * SHEET_MARGIN + GAP) // (h + GAP))
     per_sheet = cols * rows
-    sets = max(1, min(len(TILE_BODIES), per_sheet // len(deck.tiles)))
+    # whole sets on a sheet where a set fits, so one player's tiles come off one sheet
+    step = per_sheet // len(deck.tiles) * len(deck.tiles) or per_sheet
     items = [(tile, k) for k in range(sets) for tile in deck.tiles]
     out = []
-    for start in range(0, len(items), per_sheet):
-        batch = items[start:start + per_sheet]
+    for start in range(0, len(items), step):
+        batch = items[start:start + step]
         slots = render.grid_slots(w, h, cols, (len(batch) + cols - 1) // cols)
         out.append([(tile, k, slot) for (tile, k), slot in zip(batch, slots)])
     return out
@@ -185,11 +191,50 @@ def card_front(page, deck, ch, x, y):
                 page.line(cx, cy, cx, cy + cell, INK, 0.4)
             if not inside(gx + 1, gy):
                 page.line(cx + cell, cy, cx + cell, cy + cell, INK, 0.4)
-    # a solution, small and upside down: for checking at the table, not for peeking
+    # a solution for checking at the table: a small picture of the tiles as laid, the bottom
+    # layer then the top one, and the same in words, small and upside down (not for peeking)
+    solution_picture(page, deck, ch, x, y)
     lines = _solution_lines(deck, ch)
     for k, text in enumerate(lines):
-        page.text(x + CARD_W / 2, y + CARD_H - 4 - 3 * (len(lines) - 1 - k), text, 5, GRID_LINE,
+        page.text(x + CARD_W / 2, y + CARD_H - 2.5 - 2.4 * (len(lines) - 1 - k), text, 4, GRID_LINE,
                   anchor="center", upside_down=True)
+
+
+def solution_boxes(ch, x, y):
+    """Where a card's solution picture goes: [(layer, left, top, cell)], bottom layer first."""
+    cell = SOLUTION_CELL
+    w, h = ch.w * cell, ch.h * cell
+    gap = 6.0
+    left = x + (CARD_W - 2 * w - gap) / 2
+    top = y + CARD_H - PATTERN_BOTTOM + 1.5 + max(0, (12.5 - h) / 2)
+    return [(otlo_tiles.BOTTOM, left, top, cell), (otlo_tiles.TOP, left + w + gap, top, cell)]
+
+
+def solution_picture(page, deck, ch, x, y):
+    """The card's stored solution as laid: for each layer, the shape (faint), each tile of that
+    layer on it with the gems of the side that is up, turned as laid, holes left white, the tile
+    outlined and its id beside the layer's name."""
+    for layer, left, top, cell in solution_boxes(ch, x, y):
+        page.text(left, top - 0.4, "under" if layer == otlo_tiles.BOTTOM else "over", 4, GRID_LINE)
+        for gy in range(ch.h):
+            for gx in range(ch.w):
+                if ch.pattern[gy * ch.w + gx] != otlo_tiles.OUTSIDE:
+                    page.rect(left + gx * cell, top + gy * cell, cell, cell, stroke=GRID_LINE, width=0.05)
+        ids = []
+        for t, lay, side, rot, px, py in ch.solution:
+            if lay != layer:
+                continue
+            grid = otlo_tiles.side_of(deck.tiles[t], side)
+            tw, th = otlo_tiles.turned_size(deck.tile_w, deck.tile_h, rot)
+            for dy in range(th):
+                for dx in range(tw):
+                    v = otlo_tiles.cell(grid, deck.tile_w, deck.tile_h, rot, dx, dy)
+                    cx, cy = left + (px + dx) * cell, top + (py + dy) * cell
+                    page.rect(cx, cy, cell, cell, fill=deck.colours[v] if v != otlo_tiles.HOLE else PAPER)
+            page.rect(left + px * cell, top + py * cell, tw * cell, th * cell, stroke=INK, width=0.25)
+            ids.append(deck.tiles[t].id)
+        if ids:
+            page.text(left + ch.w * cell + 0.5, top + 1.6, " ".join(ids), 3.5, GRID_LINE)
 
 
 def card_back(page, deck, x, y):
@@ -247,8 +292,9 @@ def _check_colours(deck, challenges):
             raise UserError("%s: challenge %d uses colour %d, the deck has %d" % (deck.path, ch.id, bad[0], top))
 
 
-def pages(deck):
-    """Every sheet of an OTLO deck: challenge cards front and back, then tiles front and back."""
+def pages(deck, sets=len(TILE_BODIES)):
+    """Every sheet of an OTLO deck: challenge cards front and back, then the tiles of `sets`
+    players (one tint each) front and back."""
     out = []
     challenges = [deck.challenge(i) for i in range(deck.count)]
     _check_colours(deck, challenges)
@@ -267,9 +313,10 @@ def pages(deck):
             render.cut_marks(back, bx, by, CARD_W, CARD_H)
         out += [front, back]
     w, h = tile_size(deck)
-    for sheet in tile_sheets(deck):
-        front = Page("tiles, fronts (%d mm cells)" % CELL_MM)
-        back = Page("tiles, backs (%d mm cells)" % CELL_MM)
+    for sheet in tile_sheets(deck, sets):
+        tints = ", ".join(sorted({TINT_NAMES[k] for _, k, _ in sheet}, key=TINT_NAMES.index))
+        front = Page("tiles, fronts (%d mm cells; %s)" % (CELL_MM, tints))
+        back = Page("tiles, backs (%d mm cells; %s)" % (CELL_MM, tints))
         for tile, k, slot in sheet:
             body = TILE_BODIES[k % len(TILE_BODIES)]
             tile_side(front, deck, tile, otlo_tiles.FRONT, slot[0], slot[1], body)
