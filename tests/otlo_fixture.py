@@ -63,7 +63,7 @@ def challenges():
 
 
 def deck_bytes():
-    from layerlight_tools import otlo_deckpack
+    from layerlight_tools.otlo import deckpack as otlo_deckpack
     return otlo_deckpack.pack(SET, challenges())
 
 

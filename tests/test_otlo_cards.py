@@ -8,7 +8,8 @@ import pytest
 
 from layerlight import otlo_tiles as T
 from layerlight.otlo_deck import OtloDeck
-from layerlight_tools import cli, otlo_cards, otlo_deckpack, otlo_search, otlo_sets, simcore
+from layerlight_tools import cli, simcore
+from layerlight_tools.otlo import cards as otlo_cards, deckpack as otlo_deckpack, search as otlo_search, sets as otlo_sets
 from layerlight_tools.firmware_files import FIRMWARE, REPO, device_files
 from test_otlo_search import brute_force
 

@@ -7,7 +7,8 @@ import pytest
 from layerlight import otlo_tiles as T
 from layerlight.deck import DeckError
 from layerlight.otlo_deck import OtloDeck
-from layerlight_tools import otlo_deckpack, simcore
+from layerlight_tools import simcore
+from layerlight_tools.otlo import deckpack as otlo_deckpack
 
 # two 2x2 tiles; front R. / BY, back .B / RR (holes mirrored): colours R=1, B=2, Y=3
 FRONT = bytes((1, 0, 2, 3))

@@ -6,8 +6,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from layerlight import otlo_tiles as T
-from layerlight_tools import otlo_search as S
-from layerlight_tools import otlo_sets
+from layerlight_tools.otlo import search as S
+from layerlight_tools.otlo import sets as otlo_sets
 
 R, B, Y = 1, 2, 3
 

@@ -69,7 +69,7 @@ def test_piles_have_a_dark_gutter_between_them():
 def test_gems_are_led_colours_not_screen_colours():
     """The deck's gems as the LED light that looks like the set's colour: the yellow gem, sent as
     its screen colour, looked pastel (21.8 from the white stars); as LED light it is the set's yellow."""
-    from layerlight_tools import otlo_cards
+    from layerlight_tools.otlo import cards as otlo_cards
     from layerlight_tools.firmware_files import FIRMWARE
     import os
     deck = otlo_cards.open_deck(os.path.join(FIRMWARE, "decks", "otlo.deck"))

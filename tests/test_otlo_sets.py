@@ -2,7 +2,7 @@
 
 import pytest
 
-from layerlight_tools import otlo_sets
+from layerlight_tools.otlo import sets as otlo_sets
 
 GOOD = '''name = "Pebbles"
 kind = "otlo"

@@ -1,5 +1,5 @@
 # The OTLO challenge deck, as the device reads it (the card tools write it:
-# layerlight_tools.otlo_deckpack).
+# layerlight_tools.otlo.deckpack).
 #
 # Layout, version 1 (integers little-endian):
 #   header     b"LLOT", version u8, file length u32, tile_w u8, tile_h u8,

@@ -17,7 +17,8 @@ from layerlight_tools.errors import UserError
 def _guard(fn, *args, **kw):
     """Run fn; a bad deck of either kind (DeckError, a DeckProblem) is one line."""
     from layerlight.deckfile import DeckError
-    from layerlight_tools import cards, otlo_cards
+    from layerlight_tools import cards
+    from layerlight_tools.otlo import cards as otlo_cards
     try:
         return fn(*args, **kw)
     except (DeckError, cards.DeckProblem, otlo_cards.DeckProblem) as e:
@@ -31,12 +32,12 @@ def _open(path):
 
 
 def _is_otlo_deck(path):
-    from layerlight_tools import otlo_cards
+    from layerlight_tools.otlo import cards as otlo_cards
     return otlo_cards.is_otlo_deck(path)
 
 
 def cmd_cards_build(args):
-    from layerlight_tools import otlo_sets
+    from layerlight_tools.otlo import sets as otlo_sets
     if otlo_sets.is_otlo(args.set):
         return otlo_cmd_build(args)
     from layerlight_tools import cards, progress, sets
@@ -89,7 +90,7 @@ def cmd_cards_export(args):
     if not args.json:
         raise UserError("say which format: --json")
     if _is_otlo_deck(args.deck):
-        from layerlight_tools import otlo_cards
+        from layerlight_tools.otlo import cards as otlo_cards
         with progress.Bars(None) as bars:
             data = _guard(otlo_cards.export, args.deck, bars)
         return _write_json(args, data, "challenges")
@@ -118,7 +119,7 @@ def cmd_cards_render(args):
         raise UserError("say where to: -o cards.pdf and/or --png DIR")
     if _is_otlo_deck(args.deck):
         try:
-            from layerlight_tools import otlo_render
+            from layerlight_tools.otlo import render as otlo_render
         except ImportError:
             raise UserError("%s: OTLO rendering not available" % args.deck)
         d = _otlo_open(args.deck)
@@ -187,12 +188,13 @@ def cmd_cards_show(args):
 # --- OTLO challenge decks ---------------------------------------------------
 
 def _otlo_open(path):
-    from layerlight_tools import otlo_cards
+    from layerlight_tools.otlo import cards as otlo_cards
     return _guard(otlo_cards.open_deck, path)
 
 
 def otlo_cmd_build(args):
-    from layerlight_tools import otlo_cards, otlo_sets, progress
+    from layerlight_tools import progress
+    from layerlight_tools.otlo import cards as otlo_cards, sets as otlo_sets
     try:
         tile_set = otlo_sets.load(args.set)
     except otlo_sets.OtloSetError as e:
@@ -220,7 +222,8 @@ def otlo_cmd_build(args):
 
 
 def otlo_cmd_check(args):
-    from layerlight_tools import otlo_cards, progress
+    from layerlight_tools import progress
+    from layerlight_tools.otlo import cards as otlo_cards
     with progress.Bars(None) as bars:
         problems = _guard(otlo_cards.check, args.deck, bars)
     for p in problems:
@@ -234,7 +237,8 @@ def otlo_cmd_check(args):
 
 
 def otlo_cmd_show(args):
-    from layerlight_tools import otlo_cards, otlo_show, show
+    from layerlight_tools import show
+    from layerlight_tools.otlo import cards as otlo_cards, show as otlo_show
     d = _otlo_open(args.deck)
     found = [c for c in otlo_cards.challenges_of(d) if c.id == args.mission]
     if not found:

@@ -33,7 +33,8 @@ def read_pattern(path):
 
 
 def cmd_solve(args):
-    from layerlight_tools import otlo_sets, sets, show
+    from layerlight_tools import sets, show
+    from layerlight_tools.otlo import sets as otlo_sets
     if otlo_sets.is_otlo(args.set):
         return cmd_solve_otlo(args)
     try:
@@ -58,7 +59,7 @@ def cmd_solve(args):
 
 def cmd_solve_otlo(args):
     """Every solution of an OTLO challenge under shared/spec/otlo.md's rules."""
-    from layerlight_tools import otlo_search, otlo_sets, otlo_show
+    from layerlight_tools.otlo import search as otlo_search, sets as otlo_sets, show as otlo_show
     if args.level is not None:
         raise UserError("--level is for Layers sets: an OTLO solution has as many tiles as it needs")
     try:

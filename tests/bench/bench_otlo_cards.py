@@ -37,7 +37,7 @@ def ok(flag):
 
 
 def build_figures():
-    from layerlight_tools import otlo_cards, otlo_deckpack, otlo_sets
+    from layerlight_tools.otlo import cards as otlo_cards, deckpack as otlo_deckpack, sets as otlo_sets
     s = otlo_sets.load(SET)
     t0 = time.perf_counter()
     cs = otlo_cards.build(s)
@@ -54,7 +54,7 @@ def build_figures():
 
 def scoring_race():
     """(search s, brute force s, candidates, equal): every candidate of a 3-tile set counted both ways."""
-    from layerlight_tools import otlo_cards, otlo_search, otlo_sets
+    from layerlight_tools.otlo import cards as otlo_cards, search as otlo_search, sets as otlo_sets
     from test_otlo_search import brute_force
     s = otlo_sets.load(SET)
     s.tiles = s.tiles[:3]
@@ -81,7 +81,7 @@ def scoring_race():
 
 
 def hardest():
-    from layerlight_tools import otlo_cards, otlo_search
+    from layerlight_tools.otlo import cards as otlo_cards, search as otlo_search
     d = otlo_cards.open_deck(DECK)
     ds = otlo_cards.DeckSet(d)
     out = []

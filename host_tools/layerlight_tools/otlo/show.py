@@ -1,7 +1,7 @@
 """An OTLO challenge as terminal text: the pattern, the stored solution layer by layer, every solution."""
 
 from layerlight import otlo_tiles as T
-from layerlight_tools import otlo_cards, otlo_search
+from layerlight_tools.otlo import cards as otlo_cards, search as otlo_search
 
 
 def grid_lines(grid, w, h, chars, rgbs, colour):

@@ -25,7 +25,7 @@ import zlib
 
 from layerlight import otlo_deck
 from layerlight import otlo_tiles as T
-from layerlight_tools import otlo_deckpack, otlo_search
+from layerlight_tools.otlo import deckpack as otlo_deckpack, search as otlo_search
 
 CANDIDATES = 900      # random solutions per star level
 FEW = 4               # a challenge with at most this many solutions is preferred
