@@ -38,6 +38,8 @@ def run(tmp, games):
             f = dict(zip(words[2::2], map(int, words[3::2])))
             f["name"] = words[1]
             figures["modes"].append(f)
+        elif words[0] == "peak_at":
+            figures["modes"][-1]["peak_at"] = " ".join(words[2:])
         elif words[0] == "code":
             figures["modes"][-1]["code"] = int(words[2])
         elif len(words) == 2:
@@ -70,8 +72,8 @@ def main():
         # frozen, bytecode and names live in flash: what stays in RAM is the data
         frozen = m["peak"] - boot_code - m["code"] - names
         ok = m["peak"] < MPY_TARGET and frozen < FROZEN_TARGET
-        print("  %-18s %10s %10s %11s %12s %8s" % (m["name"], kb(m["peak"]), kb(m["code"]), kb(names), kb(frozen),
-                                                   "OK" if ok else "OVER"))
+        print("  %-18s %10s %10s %11s %12s %8s   (peak at %s)" % (
+            m["name"], kb(m["peak"]), kb(m["code"]), kb(names), kb(frozen), "OK" if ok else "OVER", m.get("peak_at")))
     print("  targets: every mode < %d KB as .mpy files, < %d KB of game data when frozen"
           % (MPY_TARGET // 1024, FROZEN_TARGET // 1024))
     print("one device playing every mode in turn, back to the menu in between:")

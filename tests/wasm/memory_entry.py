@@ -51,7 +51,7 @@ def drop(names):
 
 
 def bench_step():
-    global STAGE, BASE, MARK, SIM, BLOCK, AT, PEAK, LOADED
+    global STAGE, BASE, MARK, SIM, BLOCK, AT, PEAK, PEAK_AT, LOADED
     if STAGE == 0:
         BASE = gc.mem_alloc()
         for name in BOOT_CODE:
@@ -78,11 +78,15 @@ def bench_step():
         SIM.dev.start_game(name, list(range(players)), 0)
         AT = 0
         PEAK = 0
+        PEAK_AT = ""
         LOADED = []
         STAGE = 4
         return False
     if STAGE == 4:  # one script line per step, the heap read after a collection
-        PEAK = max(PEAK, used())
+        u = used()
+        if u > PEAK:
+            PEAK = u
+            PEAK_AT = "line %d, %s" % (AT, SIM.dev.game.phase if SIM.dev.game is not None else "menu")
         for m in sys.modules:
             if m.startswith("layerlight.") and m not in SIM.dev.boot_modules and m not in LOADED:
                 LOADED.append(m)
@@ -100,6 +104,7 @@ def bench_step():
     if STAGE == 5:
         after = used()
         print("mode %s before %d peak %d after %d modules %d" % (BLOCKS[BLOCK][0], MARK, PEAK, after, len(LOADED)))
+        print("peak_at %s %s" % (BLOCKS[BLOCK][0], PEAK_AT))
         for m in LOADED:
             __import__(m)
         MARK = after
