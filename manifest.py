@@ -31,6 +31,7 @@ package(
         "font.py",
         "geometry.py",
         "hardware.py",
+        "host_link.py",
         "led_light.py",
         "mission_screens.py",
         "modes/__init__.py",

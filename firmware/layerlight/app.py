@@ -11,7 +11,8 @@ from layerlight.rng import Rng
 from layerlight.sound import Sound
 
 FRAME_MS = 40          # redraw at 25 fps (at once after a button event)
-LOOP_MS = 5
+STEP_MS = 10           # the game steps on a 10 ms grid, the simulator's too
+LOOP_MS = 5            # the loop's idle wait between two steps
 ERROR_SHOW_MS = 4000
 PRESS_LIGHT_MS = 150   # how long a press lights its spot on the matrix
 
@@ -67,6 +68,7 @@ class Device:
         self.storage = hw.storage
         self.bests = {}
         self.saved = None         # a game saved on flash that can be resumed
+        self.host = None          # a host's requests (host_link), once one asks
         from layerlight import startup  # what only boot needs, let go afterwards
         startup.prepare(self)
         import sys
@@ -243,10 +245,14 @@ class Device:
 
     # --- the loop -----------------------------------------------------------
 
-    def step(self, now):
-        """One pass of the loop at time `now` (ms since boot)."""
+    def step(self, now, raw=None, show=True):
+        """One pass of the loop at time `now` (ms since boot), with the buttons
+        down as `raw` (default: as the hardware reads them now); `show` False
+        leaves the drawing to a later step."""
         self.now = now
-        events = self.buttons.update(now, self.hw.read_buttons())
+        if raw is None:
+            raw = self.hw.read_buttons()
+        events = self.buttons.update(now, raw)
         for ev in events:
             if buttons.kind_of(ev) == buttons.PRESS:
                 self.lit_until[buttons.button_of(ev)] = now + PRESS_LIGHT_MS
@@ -258,7 +264,7 @@ class Device:
         elif self.where == "error" and now >= self.error_until:
             self.where = "menu"
         self.sound.update(now)
-        if now >= self.next_frame:
+        if show and now >= self.next_frame:
             self.render()
             self.next_frame = now + FRAME_MS
         self.hw.feed()
@@ -384,16 +390,52 @@ class Device:
         return device_state(self)
 
     def run(self):
-        """The device's own loop: forever, paced by the hardware clock."""
+        """The device's own loop: steps on the 10 ms grid, forever.
+
+        The hardware samples the buttons every STEP_MS (a timer on a
+        MicroPython board), so the game sees them at the grid's instants
+        however long a frame takes to draw and send: a slow frame (a 32x32
+        strip takes 31 ms on the wire) is caught up with short steps and only
+        the latest is drawn. At each instant the time passes first with the
+        buttons as they were, then a change counts at that instant, exactly as
+        the simulator steps, so the device and `layerlight sim` agree.
+
+        Returns only when a host asks to begin again (layerlight.host_link):
+        the new Device to run.
+        """
         hw = self.hw
-        start = hw.ticks_ms()
-        last = start
+        origin = hw.start_grid(STEP_MS)
+        level = hw.sample(0)
+        self.step(0, level)
+        done = 0
+        host = self.host
+        if host is not None:
+            host.begun(origin)
         while True:
-            t = hw.ticks_ms()
-            self.now += hw.ticks_diff(t, last)
-            last = t
-            self.step(self.now)
-            hw.sleep_ms(LOOP_MS)
+            taken = hw.samples_taken()
+            if taken - done >= hw.SAMPLES_KEPT:  # fell behind the samples kept (a long flash write)
+                done = taken - 1
+            while done < taken:
+                done += 1
+                now = done * STEP_MS
+                raw = hw.sample(done)
+                self.step(now, level, False)
+                if host is not None:
+                    level = host.at(self, now, level)
+                if raw != level:
+                    level = raw
+                    self.step(now, level, False)
+            if self.now >= self.next_frame:
+                self.render()
+                self.next_frame = self.now + FRAME_MS
+            line = hw.idle(LOOP_MS)
+            if line is not None:  # a host asks (only then is host_link loaded)
+                from layerlight import host_link
+                if host is None:
+                    host = self.host = host_link.HostLink()
+                again = host.request(self, line)
+                if again is not None:
+                    return again
 
 
 def forget_modules(names):

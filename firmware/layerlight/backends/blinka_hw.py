@@ -106,6 +106,25 @@ class Hardware:
     def sleep_ms(self, ms):
         time.sleep(ms / 1000)
 
+    # --- the grid: a Pi has CPU to spare, so the buttons are read when asked
+
+    SAMPLES_KEPT = 1 << 30
+
+    def start_grid(self, step_ms):
+        self._step = step_ms
+        self._origin = self.ticks_ms()
+        return self._origin
+
+    def samples_taken(self):
+        return (self.ticks_ms() - self._origin) // self._step
+
+    def sample(self, k):
+        return self.read_buttons()
+
+    def idle(self, ms):
+        self.sleep_ms(ms)
+        return None
+
     # --- input ----------------------------------------------------------
 
     def read_buttons(self):

@@ -10,6 +10,7 @@
 # brightness (see layerlight.display), so it is one slice copy into the
 # NeoPixel object's own `buf` and a write.
 
+import sys
 import time
 
 import machine
@@ -24,6 +25,7 @@ from layerlight.storage import FileStorage
 # anything that low is inaudible anyway, so clamp rather than raise.
 MIN_TONE_HZ = 10
 TONE_DUTY = 32768  # square wave: loudest on a passive piezo
+HOST_LINE = 96     # the longest line a host sends (layerlight.host_link)
 
 
 def _pin_error(key, pin, e):
@@ -80,6 +82,24 @@ class Hardware:
             except Exception as e:
                 raise _pin_error("buzzer_pin", pin, e)
 
+        # the buttons sampled on the game's grid (start_grid)
+        self._ring = bytearray(self.SAMPLES_KEPT)
+        self._taken = 0
+        self._origin = 0
+        self._step = 10
+        self._timer = None
+        # a host's request line, read a byte at a time so that a person typing
+        # on the console never stalls the loop; select.poll is the idle wait
+        self._line = bytearray(HOST_LINE)
+        self._line_len = 0
+        self._poll = None
+        try:
+            import select
+            self._poll = select.poll()
+            self._poll.register(sys.stdin, select.POLLIN)
+        except Exception:  # a port without a pollable stdin: the loop just sleeps
+            self._poll = None
+
         # The watchdog is opt-in and started on the first feed(), not here:
         # a WDT cannot be stopped, and boot (config, deck loading) may take
         # longer than the timeout before the main loop starts feeding.
@@ -98,6 +118,72 @@ class Hardware:
 
     def sleep_ms(self, ms):
         time.sleep_ms(ms)
+
+    # --- the grid: buttons sampled by a timer ------------------------------
+
+    SAMPLES_KEPT = 128  # 1.28 s of samples: more than the longest flash write
+
+    def start_grid(self, step_ms):
+        """Sample the buttons every step_ms from now on: sample 0 is now."""
+        if self._timer is not None:
+            self._timer.deinit()
+        self._step = step_ms
+        self._taken = 0
+        self._origin = time.ticks_ms()
+        self._ring[0] = self.read_buttons()
+        try:
+            self._timer = machine.Timer(-1, mode=machine.Timer.PERIODIC, period=step_ms,
+                                        callback=self._sample)
+        except (TypeError, ValueError):  # a port whose timers need a hardware id (ESP32)
+            self._timer = machine.Timer(0, mode=machine.Timer.PERIODIC, period=step_ms,
+                                        callback=self._sample)
+        return self._origin
+
+    def _sample(self, _timer):
+        # The timer's callback: no allocation. A sample that came late (the
+        # strip's write or a flash write holds interrupts off) is filed under
+        # its instant; instants it missed keep the level as it was, so a
+        # change is never seen earlier than it happened.
+        bits = self.read_buttons()
+        k = time.ticks_diff(time.ticks_ms(), self._origin) // self._step
+        j = self._taken
+        if k <= j:
+            return
+        ring = self._ring
+        kept = self.SAMPLES_KEPT
+        prev = ring[j % kept]
+        while j < k - 1:
+            j += 1
+            ring[j % kept] = prev
+        ring[k % kept] = bits
+        self._taken = k
+
+    def samples_taken(self):
+        return self._taken
+
+    def sample(self, k):
+        return self._ring[k % self.SAMPLES_KEPT]
+
+    def idle(self, ms):
+        """Wait up to ms; a whole line from a host, if one came (else None)."""
+        poll = self._poll
+        if poll is None:
+            time.sleep_ms(ms)
+            return None
+        if not poll.poll(ms):
+            return None
+        line = self._line
+        while poll.poll(0):
+            ch = sys.stdin.read(1)
+            if ch == "\n" or ch == "\r":
+                n = self._line_len
+                self._line_len = 0
+                if n:
+                    return bytes(line[:n]).decode()
+            elif self._line_len < HOST_LINE:
+                line[self._line_len] = ord(ch)
+                self._line_len += 1
+        return None
 
     # --- input ----------------------------------------------------------
 

@@ -1,0 +1,351 @@
+// The emulated Pico: the npm package rp2040js running a stock MicroPython UF2.
+//
+// Driven by layerlight_tools/pico/emulator.py over stdin/stdout, one JSON
+// object a line each way. The emulator does not run on its own: the host says
+// how far emulated time may go ("run"), so a script's `wait 1500` is exactly
+// 1500 ms of the chip's time however slow this machine is, and pin changes are
+// scheduled at exact emulated instants ("edge").
+//
+// What it reports:
+//   serial  bytes the device wrote to its USB serial port (hex)
+//   frame   one WS2812 frame decoded from the data pin: the bytes as sent
+//           (the strip's wire order), when the write began and ended
+//   tone    the buzzer pin's square wave frequency (0: silent)
+//   at      the emulator reached the time a "run" asked for
+//
+// Usage: node pico.mjs BOOTROM UF2 FLASH_IMAGE|- DATA_PIN BUZZER_PIN
+
+import { readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { Simulator, USBCDC } from 'rp2040js';
+
+const [bootromPath, uf2Path, flashPath, dataPinArg, buzzerPinArg] = process.argv.slice(2);
+const DATA_PIN = Number(dataPinArg);
+const BUZZER_PIN = Number(buzzerPinArg);
+const MHZ = 125;                       // the clock rp2040js counts cycles at
+const BIT_ONE_CYCLES = 74;             // high pulses: ~47 cycles a 0 bit, ~101 a 1 bit
+const LATCH_CYCLES = 50 * MHZ;         // WS2812 reset: the line low for 50 us ends a frame
+const SILENT_AFTER_US = 40000;         // no buzzer edge for this long: the tone stopped
+const cycleNanos = 1000 / MHZ;
+
+const sim = new Simulator();
+const mcu = sim.rp2040;
+const clock = sim.clock;
+// the emulator's own log goes to stderr (stdout is the host's), errors only:
+// MicroPython's boot pokes peripherals rp2040js does not model, harmlessly
+const quiet = () => {};
+mcu.logger = {
+  debug: quiet, info: quiet, warn: quiet,
+  error: (component, message) => process.stderr.write(`rp2040js ${component}: ${message}\n`),
+};
+
+function emit(obj) {
+  process.stdout.write(JSON.stringify(obj) + '\n');
+}
+
+// --- memory: boot ROM, then the flash image or the UF2 -----------------------
+
+const rom = readFileSync(bootromPath);
+mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.byteLength >> 2));
+if (flashPath !== '-') {
+  // a flash kept from an earlier run (the UF2 is written into it again: a
+  // newer UF2 replaces the firmware, the filesystem further up stays)
+  try {
+    mcu.flash.set(readFileSync(flashPath).subarray(0, mcu.flash.length));
+  } catch (e) {
+    if (e.code !== 'ENOENT') throw e;
+  }
+}
+const uf2 = readFileSync(uf2Path);
+for (let at = 0; at + 512 <= uf2.length; at += 512) {
+  const target = uf2.readUInt32LE(at + 12);
+  const size = uf2.readUInt32LE(at + 16);
+  mcu.flash.set(uf2.subarray(at + 32, at + 32 + size), target - 0x10000000);
+}
+mcu.core.PC = 0x10000000;
+
+// --- the flash chip behind the SSI ------------------------------------------
+//
+// rp2040js serves reads from flash as memory but does not model the SPI
+// commands that write it, and MicroPython's filesystem writes through them
+// (the boot ROM's flash_range_erase/program: chip select forced through
+// IO_QSPI, bytes through the SSI's data register). This is a plain SPI NOR
+// chip behind that path, so that LittleFS really programs and erases pages.
+
+const SSI_SR = 0x28;
+const SSI_RXFLR = 0x24;
+const SSI_DR0 = 0x60;
+const SSI_SSIENR = 0x08;
+const QSPI_SS_CTRL = 0x0c;
+const SECTOR = 4096;
+const PROGRAM_US = 400;             // page program (W25Q16JV datasheet, typical)
+const ERASE_SECTOR_US = 45000;      // 4 KB sector erase
+const ERASE_BLOCK_US = 150000;      // 32/64 KB block erase
+const ERASE_CHIP_US = 5000000;
+
+class FlashChip {
+  constructor(memory) {
+    this.memory = memory;
+    this.selected = false;
+    this.bytes = [];          // the command so far (opcode, address, data)
+    this.rx = [];             // what the chip clocked back, one byte per byte sent
+    this.writeEnabled = false;
+    this.writes = 0;          // program and erase commands carried out
+    this.busyUntil = 0;       // a program or erase is under way until then (ns)
+  }
+  select(on) {
+    if (on === this.selected) return;
+    if (!on) this.finish();
+    this.selected = on;
+    this.bytes = [];
+  }
+  address() {
+    const b = this.bytes;
+    return ((b[1] << 16) | (b[2] << 8) | b[3]) & (this.memory.length - 1);
+  }
+  transfer(value) {
+    let out = 0;
+    if (this.selected) {
+      const b = this.bytes;
+      b.push(value & 0xff);
+      const op = b[0];
+      const n = b.length;
+      if (op === 0x05) out = clock.nanos < this.busyUntil ? 1 : 0;       // status: busy while writing
+      else if (op === 0x35) out = 0x02;                                  // status 2: quad enabled
+      else if (op === 0x9f) out = [0, 0xef, 0x40, 0x15][n - 1] ?? 0;     // JEDEC id (a W25Q16)
+      else if ((op === 0x03 && n > 4) || (op === 0x0b && n > 5)) {
+        out = this.memory[(this.address() + n - (op === 0x03 ? 5 : 6)) & (this.memory.length - 1)];
+      } else if (op === 0x02 && n > 4 && this.writeEnabled) {            // page program: 1s to 0s
+        const a = this.address();
+        const at = (a & ~0xff) | ((a + n - 5) & 0xff);
+        this.memory[at] &= value;
+      }
+      if (n === 1) {
+        if (op === 0x06) this.writeEnabled = true;
+        if (op === 0x04) this.writeEnabled = false;
+      }
+    }
+    this.rx.push(out);
+  }
+  finish() {
+    const b = this.bytes;
+    const op = b[0];
+    if (!this.writeEnabled || b.length < 1) return;
+    let start = -1;
+    let size = 0;
+    if ((op === 0x20) && b.length >= 4) [start, size] = [this.address() & ~(SECTOR - 1), SECTOR];
+    else if (op === 0x52 && b.length >= 4) [start, size] = [this.address() & ~0x7fff, 0x8000];
+    else if (op === 0xd8 && b.length >= 4) [start, size] = [this.address() & ~0xffff, 0x10000];
+    else if (op === 0xc7 || op === 0x60) [start, size] = [0, this.memory.length];
+    if (start >= 0) this.memory.fill(0xff, start, start + size);
+    if (start >= 0 || op === 0x02) {
+      // as long as a W25Q16JV typically takes: the firmware waits on the
+      // status register as on a real board (and a power cut can fall in it)
+      const us = op === 0x02 ? PROGRAM_US : size === SECTOR ? ERASE_SECTOR_US
+        : size < this.memory.length ? ERASE_BLOCK_US : ERASE_CHIP_US;
+      this.busyUntil = clock.nanos + us * 1000;
+      this.writes++;
+      this.writeEnabled = false;
+    }
+  }
+}
+
+const chip = new FlashChip(mcu.flash);
+const ssi = mcu.peripherals[0x18000];
+const ssiRead = ssi.readUint32.bind(ssi);
+const ssiWrite = ssi.writeUint32.bind(ssi);
+ssi.readUint32 = (offset) => {
+  if (offset === SSI_DR0) return chip.rx.length ? chip.rx.shift() : 0;
+  if (offset === SSI_RXFLR) return chip.rx.length;
+  if (offset === SSI_SR) return 0x06 | (chip.rx.length ? 0x08 : 0);  // TX never full, always empty
+  return ssiRead(offset);
+};
+ssi.writeUint32 = (offset, value) => {
+  if (offset === SSI_DR0) chip.transfer(value);
+  else {
+    if (offset === SSI_SSIENR) chip.rx = [];     // enabling or disabling the SSI empties its FIFOs
+    ssiWrite(offset, value);
+  }
+};
+const qspiRegs = new Uint32Array(0x1000 >> 2);
+const qspi = mcu.peripherals[0x40018];
+qspi.readUint32 = (offset) => qspiRegs[offset >> 2];
+qspi.writeUint32 = (offset, value) => {
+  qspiRegs[offset >> 2] = value;
+  if (offset === QSPI_SS_CTRL) {
+    const over = (value >> 8) & 3;                 // OUTOVER: 2 drive low, 3 drive high
+    if (over === 2) chip.select(true);
+    else if (over === 3) chip.select(false);
+  }
+};
+
+// --- USB serial --------------------------------------------------------------
+
+const cdc = new USBCDC(mcu.usbCtrl);
+const toDevice = [];    // bytes waiting for room in the emulated USB FIFO
+let connected = false;
+cdc.onDeviceConnected = () => {
+  connected = true;
+  emit({ ev: 'connected', us: clock.micros });
+};
+cdc.onSerialData = (buffer) => {
+  emit({ ev: 'serial', hex: Buffer.from(buffer).toString('hex'), us: clock.micros });
+};
+
+function feedSerial() {
+  while (toDevice.length && !cdc.txFIFO.full) {
+    cdc.sendSerialByte(toDevice.shift());
+  }
+}
+
+// --- the matrix: WS2812 bits from the data pin's high pulses -----------------
+
+let rise = -1;
+let lastFall = -1;
+let frameStart = -1;
+let bits = [];
+let byte = 0;
+let nbits = 0;
+
+function endFrame() {
+  if (!bits.length) return;
+  emit({
+    ev: 'frame',
+    start_us: frameStart / MHZ,
+    end_us: lastFall / MHZ,
+    hex: Buffer.from(bits).toString('hex'),
+  });
+  bits = [];
+  byte = 0;
+  nbits = 0;
+}
+
+mcu.gpio[DATA_PIN].addListener((state) => {
+  const now = clock.nanos / cycleNanos;
+  if (state === 1) {
+    if (lastFall >= 0 && now - lastFall > LATCH_CYCLES) endFrame();
+    if (!bits.length && nbits === 0) frameStart = now;
+    rise = now;
+  } else if (state === 0 && rise >= 0) {
+    byte = (byte << 1) | (now - rise > BIT_ONE_CYCLES ? 1 : 0);
+    if (++nbits === 8) {
+      bits.push(byte);
+      byte = 0;
+      nbits = 0;
+    }
+    lastFall = now;
+    rise = -1;
+  }
+});
+
+// --- the buzzer: a square wave on its PWM pin --------------------------------
+
+let lastRise = -1;
+let toneHz = 0;
+mcu.gpio[BUZZER_PIN].addListener((state) => {
+  if (state !== 1) return;
+  const now = clock.nanos / cycleNanos;
+  if (lastRise >= 0) {
+    const hz = Math.round((MHZ * 1e6) / (now - lastRise));
+    if (Math.abs(hz - toneHz) > toneHz * 0.02) {
+      toneHz = hz;
+      emit({ ev: 'tone', hz, us: now / MHZ });
+    }
+  }
+  lastRise = now;
+});
+
+function checkQuiet() {
+  const now = clock.nanos / cycleNanos;
+  if (lastFall >= 0 && bits.length && now - lastFall > LATCH_CYCLES) endFrame();
+  if (toneHz && now - lastRise > SILENT_AFTER_US * MHZ) {
+    toneHz = 0;
+    lastRise = -1;
+    emit({ ev: 'tone', hz: 0, us: now / MHZ });
+  }
+}
+
+// --- running -----------------------------------------------------------------
+
+let untilUs = 0;        // emulated time may run up to here
+let pendingAt = false;  // a "run" waits for its "at"
+
+function runChunk() {
+  const core = mcu.core;
+  const limit = untilUs * 1000;
+  for (let i = 0; i < 200000 && clock.nanos < limit; i++) {
+    if (core.waiting) {
+      const step = Math.min(clock.nanosToNextAlarm, limit - clock.nanos);
+      clock.tick(step);
+      i += step / cycleNanos;
+    } else {
+      clock.tick(core.executeInstruction() * cycleNanos);
+    }
+    if (toDevice.length) feedSerial();
+  }
+  checkQuiet();
+  if (clock.nanos >= limit && pendingAt) {
+    pendingAt = false;
+    emit({ ev: 'at', us: clock.micros });
+  }
+  if (clock.nanos < limit) setImmediate(runChunk);
+  else running = false;
+}
+
+let running = false;
+function go() {
+  if (!running) {
+    running = true;
+    setImmediate(runChunk);
+  }
+}
+
+function saveFlash(path) {
+  writeFileSync(path + '.new', mcu.flash);
+  renameSync(path + '.new', path);
+}
+
+const commands = {
+  run(c) {              // run until emulated time c.until_us (then report "at")
+    untilUs = Math.max(untilUs, c.until_us);
+    pendingAt = true;
+    go();
+  },
+  stop() {              // the power goes: nothing more runs
+    untilUs = clock.micros;
+  },
+  edge(c) {             // an input pin's level, now or at an emulated instant
+    const set = () => mcu.gpio[c.pin].setInputValue(!!c.level);
+    const delay = c.at_us === undefined ? 0 : c.at_us * 1000 - clock.nanos;
+    if (delay <= 0) set();
+    else clock.createAlarm(set).schedule(delay);
+  },
+  serial(c) {
+    toDevice.push(...Buffer.from(c.hex, 'hex'));
+    if (connected) feedSerial();
+  },
+  save_flash(c) {
+    saveFlash(c.path);
+    emit({ ev: 'saved', path: c.path });
+  },
+  time() {
+    emit({ ev: 'time', us: clock.micros });
+  },
+  debug() {             // where the chip is (for a person looking into a hang)
+    emit({ ev: 'debug', us: clock.micros, pc: mcu.core.PC, regs: Array.from(mcu.core.registers.slice(0, 16)).map((r) => r >>> 0), waiting: mcu.core.waiting,
+      flash_writes: chip.writes, selected: chip.selected, rx: chip.rx.length });
+  },
+  quit(c) {
+    if (c.path) saveFlash(c.path);
+    process.exit(0);
+  },
+};
+
+const input = createInterface({ input: process.stdin });
+input.on('line', (line) => {
+  if (!line.trim()) return;
+  const c = JSON.parse(line);
+  commands[c.cmd](c);
+});
+input.on('close', () => process.exit(0));
+emit({ ev: 'ready', flash_bytes: mcu.flash.length });
