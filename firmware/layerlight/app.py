@@ -404,13 +404,21 @@ class Device:
         the new Device to run.
         """
         hw = self.hw
-        origin = hw.start_grid(STEP_MS)
-        level = hw.sample(0)
-        self.step(0, level)
-        done = 0
         host = self.host
+        origin = None
+        if host is not None:  # a host began this device: its time 0 comes a lead-in later
+            origin = host.lead_in(self)
+        hw.start_grid(STEP_MS, origin)
+        # instant 0 as the simulator takes it: the buttons up, then as they are
+        level = 0
+        self.step(0, level, False)
         if host is not None:
-            host.begun(origin)
+            level = host.at(self, 0, level)
+        raw = hw.sample(0)
+        if raw != level:
+            level = raw
+            self.step(0, level, False)
+        done = 0
         while True:
             taken = hw.samples_taken()
             if taken - done >= hw.SAMPLES_KEPT:  # fell behind the samples kept (a long flash write)

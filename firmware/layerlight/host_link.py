@@ -7,20 +7,42 @@
 #
 #   LL begin SEED [GAME PLAYERS]   a new Device with that seed (as `sim --seed`),
 #                                  optionally in a game with seats P1..PN and P1
-#                                  first (as `sim --game`); its time 0 is now.
-#                                  Answer: LL begun ORIGIN (its ticks_ms at time 0)
+#                                  first (as `sim --game`). Its time 0 is LEAD_MS
+#                                  later, so that the host can set the buttons
+#                                  for it. Answer: LL {"begun": ORIGIN}, the
+#                                  ticks_ms of time 0
 #   LL at T LEVEL                  at the grid's instant T (ms), once the buttons
 #                                  read LEVEL (bits, P1 = 1): draw the frame,
-#                                  send it to the LEDs, answer LL {state}
+#                                  send it to the LEDs, answer LL {state} with
+#                                  "t", "sound" and "shown_us" (ticks_us before
+#                                  and after the frame went out)
 #   LL mem                         answer LL {"alloc": ..., "free": ...} after a collection
 #   LL time 0|1                    time each frame's drawing and sending (ticks_us)
-#                                  from now on; LL {..."frames": ...} gives the slowest
+#                                  from now on; each report then has "frames_us":
+#                                  [slowest first frame, slowest steady frame] since the last
 #
 # The buttons still come from the pins: LEVEL only orders two changes that
 # the 10 ms samples cannot tell apart (a script's `up A` and `down B` at one
 # instant: one trace line each in the simulator).
 
 import json
+import time
+
+LEAD_MS = 300
+
+try:
+    ticks_us = time.ticks_us
+    ticks_add = time.ticks_add
+    ticks_diff = time.ticks_diff
+except AttributeError:  # CPython: a Raspberry Pi with Blinka (its ticks do not wrap)
+    def ticks_us():
+        return time.monotonic_ns() // 1000
+
+    def ticks_add(a, b):
+        return a + b
+
+    def ticks_diff(a, b):
+        return a - b
 
 
 class HostLink:
@@ -55,13 +77,23 @@ class HostLink:
                 if self.timing is not None:
                     timed_render(dev, self)
             else:
-                answer({"error": "unknown request " + cmd})
+                answer({"refused": "unknown request " + cmd})
         except (IndexError, ValueError) as e:
-            answer({"error": "bad request %r: %s" % (line, e)})
+            answer({"refused": "bad request %r: %s" % (line, e)})
         return None
 
-    def begun(self, origin):
+    def lead_in(self, dev):
+        """The begun device's time 0 is LEAD_MS from now: say when, and take the
+        host's first requests meanwhile. Returns that ticks_ms."""
+        hw = dev.hw
+        start = hw.ticks_ms()
+        origin = ticks_add(start, LEAD_MS)
         answer({"begun": origin})
+        while hw.ticks_diff(hw.ticks_ms(), start) < LEAD_MS:
+            line = hw.idle(1)
+            if line is not None and " begin " not in line:
+                self.request(dev, line)
+        return origin
 
     def at(self, dev, now, level):
         """At the grid's instant `now`: the reports asked for it; returns the buttons' level."""
@@ -69,14 +101,20 @@ class HostLink:
         while due and due[0][0] <= now:
             t, want = due.pop(0)
             if t < now:
-                answer({"error": "asked for t=%d, already at %d" % (t, now)})
+                answer({"refused": "asked for t=%d, already at %d" % (t, now)})
                 continue
             if want != level:
                 level = want
                 dev.step(now, level, False)
+            t0 = ticks_us()
             dev.render()
+            t1 = ticks_us()
             s = dev.state()
+            s["shown_us"] = [t0, t1]
             s["t"] = now
+            played = dev.sound.played  # the tunes begun since the last report, as the simulator's trace
+            s["sound"] = list(played)
+            del played[:]
             if self.timing is not None:
                 s["frames_us"] = self.timing
                 self.timing = [0, 0]
@@ -105,7 +143,6 @@ def timed_render(dev, link):
     """Make the device's render time itself: the slowest first frame (a button
     event came in its step) and the slowest steady frame, drawing and the
     strip's write together."""
-    import time
     from layerlight.app import FRAME_MS
     render = dev.render
     last = [0]
@@ -113,9 +150,9 @@ def timed_render(dev, link):
     def timed():
         # a frame not on the 40 ms schedule was asked for by a button's event
         first = dev.next_frame != last[0] + FRAME_MS
-        t0 = time.ticks_us()
+        t0 = ticks_us()
         render()
-        us = time.ticks_diff(time.ticks_us(), t0)
+        us = ticks_diff(ticks_us(), t0)
         last[0] = dev.now
         timing = link.timing
         if timing is not None:

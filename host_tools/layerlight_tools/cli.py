@@ -15,6 +15,7 @@ COMMANDS = (
     "cmd_doctor",
     "cmd_monitor",
     "cmd_sim",
+    "cmd_emulate",
     "cmd_cards",
     "cmd_solve",
     "cmd_power", "cmd_hardware",

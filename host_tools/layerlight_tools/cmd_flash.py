@@ -3,8 +3,10 @@
 
 def cmd_flash(args):
     from layerlight_tools import flash
+    from layerlight_tools.cmd_sim import read_config
+    settings = read_config(args.config) if args.config is not None else None
     flash.flash(port=args.port, board_name=args.board, deck=args.deck, firmware_dir=args.firmware,
-                reset=not args.no_reset)
+                reset=not args.no_reset, settings=settings)
     return 0
 
 
@@ -20,5 +22,7 @@ def register(sub):
                    help="board profile for the settings (default: told by the board's chip)")
     f.add_argument("--deck", help="a .deck file to install and use (default: the decks in firmware/decks)")
     f.add_argument("--firmware", help="firmware tree to flash (default: this repository's firmware/)")
+    f.add_argument("--config", metavar="FILE",
+                   help="settings to set on the board, as a layerlight.json (the board's other settings are kept)")
     f.add_argument("--no-reset", action="store_true", help="leave the board in its REPL afterwards")
     f.set_defaults(func=cmd_flash)

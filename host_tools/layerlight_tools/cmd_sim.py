@@ -19,10 +19,34 @@ def parse_size(text):
 
 
 def cmd_sim(args):
-    from layerlight import modes
     from layerlight_tools import simcore
 
     width, height = parse_size(args.size)
+    check_game(args)
+    if args.deck is not None:
+        check_deck(args.deck)
+    config = read_config(args.config) if args.config is not None else None
+    if args.web:
+        return run_web(args, width, height, config)
+    files = firmware_files.device_files(args.deck, config)
+    if not args.headless:
+        from layerlight_tools import term
+        return term.run(files, width, height, args.seed, args.game, args.players)
+    lines = read_script(args)
+    console = lambda line: print(line, file=sys.stderr)
+    dev = simcore.make_device(files, width, height, args.seed, args.game, args.players, console)
+    sim = simcore.Simulator(dev, frames=args.frames)
+    out = sys.stdout
+    try:
+        sim.run(lines, lambda line: out.write(line + "\n"), trace=args.trace)
+    except simcore.ScriptError as e:
+        raise UserError(str(e))
+    return 0
+
+
+def check_game(args):
+    """--game and --players make sense together (--players filled in when not given)."""
+    from layerlight import modes
     if args.game is not None and args.game not in modes.GAMES:
         raise UserError("unknown --game %r (one of: %s)" % (args.game, ", ".join(modes.GAMES)))
     if args.players is not None and not 1 <= args.players <= 4:
@@ -34,34 +58,19 @@ def cmd_sim(args):
         if not fewest <= args.players <= most:
             raise UserError("%s is played by %s" % (args.game, "1 player" if most == 1 else
                                                      "%d to %d players" % (fewest, most)))
-    if args.deck is not None:
-        check_deck(args.deck)
-    config = read_config(args.config) if args.config is not None else None
-    if args.web:
-        return run_web(args, width, height, config)
-    files = firmware_files.device_files(args.deck, config)
-    if not args.headless:
-        from layerlight_tools import term
-        return term.run(files, width, height, args.seed, args.game, args.players)
+
+
+def read_script(args):
+    """The lines of --script FILE (- for standard input)."""
     if args.script is None:
         raise UserError("--headless needs --script FILE (or - for standard input)")
     if args.script == "-":
-        lines = sys.stdin.read().split("\n")
-    else:
-        try:
-            with open(args.script) as f:
-                lines = f.read().split("\n")
-        except OSError as e:
-            raise UserError("--script: cannot read %s: %s" % (args.script, e.strerror))
-    console = lambda line: print(line, file=sys.stderr)
-    dev = simcore.make_device(files, width, height, args.seed, args.game, args.players, console)
-    sim = simcore.Simulator(dev, frames=args.frames)
-    out = sys.stdout
+        return sys.stdin.read().split("\n")
     try:
-        sim.run(lines, lambda line: out.write(line + "\n"), trace=args.trace)
-    except simcore.ScriptError as e:
-        raise UserError(str(e))
-    return 0
+        with open(args.script) as f:
+            return f.read().split("\n")
+    except OSError as e:
+        raise UserError("--script: cannot read %s: %s" % (args.script, e.strerror))
 
 
 def check_deck(path):

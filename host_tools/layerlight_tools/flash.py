@@ -157,11 +157,12 @@ def active_slot(main_text):
     return m.group(1) if m else None
 
 
-def make_config(existing, board, deck=None, deck_data=None):
+def make_config(existing, board, deck=None, deck_data=None, settings=None):
     """The settings file's new text (None: keep it), and notes for the person.
 
     The person's own settings on the board (brightness, timer...) are kept;
-    only the board profile and, with --deck, the deck in use are set.
+    only the board profile, with --deck the deck in use, and with --config
+    the settings it gives are set.
     """
     notes = []
     cfg = {}
@@ -174,6 +175,7 @@ def make_config(existing, board, deck=None, deck_data=None):
             notes.append("%s on the board was broken (%s): writing a new one" % (CONFIG, e))
             cfg = {}
     new = dict(cfg)
+    new.update(settings or {})
     new["board"] = board
     if deck is not None:
         # a mission deck becomes the Layers deck in use, an OTLO challenge deck the OTLO one
@@ -277,8 +279,9 @@ def state_of(board, decks):
 
 
 def flash(port=None, board_name=None, deck=None, firmware_dir=None, reset=True, progress=None,
-          watch_s=None, connect_timeout=None):
-    """Flashes the firmware; returns a summary dict (what was sent, kept, how long it took)."""
+          watch_s=None, connect_timeout=None, settings=None):
+    """Flashes the firmware; returns a summary dict (what was sent, kept, how long it took).
+    `settings`: a dict of settings to set in the board's layerlight.json (the rest are kept)."""
     from layerlight import boards
     progress = progress or Progress()
     firmware_dir = os.path.abspath(firmware_dir or firmware_files.FIRMWARE)
@@ -313,7 +316,7 @@ def flash(port=None, board_name=None, deck=None, firmware_dir=None, reset=True, 
         if detected and detected != board_name:
             progress.line("note: the board says %r, but the %s profile was chosen" % (info["machine"], board_name))
         config, notes = make_config(state["config"], board_name, os.path.basename(deck) if deck else None,
-                                    deck_data)
+                                    deck_data, settings)
         for n in notes:
             progress.line("note: " + n)
         if config is not None:

@@ -187,13 +187,16 @@ class Simulator:
             self.hw.clock = self.t
             self.dev.step(self.t)
 
-    def set_button(self, name, down, line_no):
+    def button_index(self, name, line_no):
         from layerlight import buttons
 
         try:
-            b = buttons.button_index(name)
+            return buttons.button_index(name)
         except ValueError:
             raise ScriptError(line_no, "unknown button %r (P1 P2 P3 P4 A B)" % name)
+
+    def set_button(self, name, down, line_no):
+        b = self.button_index(name, line_no)
         if down:
             self.hw.pressed |= 1 << b
         else:

@@ -7,7 +7,8 @@
 #   ticks_diff(a, b) -> int    a - b, wrap-safe
 #   sleep_ms(ms)
 #   read_buttons() -> int      bit i set while button i is down (P1..P4, A, B)
-#   start_grid(step_ms)        sample the buttons every step_ms from now (sample 0 now)
+#   start_grid(step_ms, origin=None)  sample the buttons every step_ms from now (sample 0
+#                              now), instant 0 at ticks_ms `origin` (default now)
 #   samples_taken() -> int     the latest sample's number
 #   sample(k) -> int           sample k's buttons (one of the last SAMPLES_KEPT)
 #   idle(ms) -> str or None    wait up to ms; a line a host sent, if any

@@ -110,9 +110,9 @@ class Hardware:
 
     SAMPLES_KEPT = 1 << 30
 
-    def start_grid(self, step_ms):
+    def start_grid(self, step_ms, origin=None):
         self._step = step_ms
-        self._origin = self.ticks_ms()
+        self._origin = self.ticks_ms() if origin is None else origin
         return self._origin
 
     def samples_taken(self):

@@ -123,13 +123,14 @@ class Hardware:
 
     SAMPLES_KEPT = 128  # 1.28 s of samples: more than the longest flash write
 
-    def start_grid(self, step_ms):
-        """Sample the buttons every step_ms from now on: sample 0 is now."""
+    def start_grid(self, step_ms, origin=None):
+        """Sample the buttons every step_ms from now on: sample 0 is now, instant 0
+        is `origin` (a ticks_ms just past; default now). Returns the origin."""
         if self._timer is not None:
             self._timer.deinit()
         self._step = step_ms
         self._taken = 0
-        self._origin = time.ticks_ms()
+        self._origin = time.ticks_ms() if origin is None else origin
         self._ring[0] = self.read_buttons()
         try:
             self._timer = machine.Timer(-1, mode=machine.Timer.PERIODIC, period=step_ms,
