@@ -26,23 +26,8 @@
 # instant: one trace line each in the simulator).
 
 import json
-import time
 
 LEAD_MS = 300
-
-try:
-    ticks_us = time.ticks_us
-    ticks_add = time.ticks_add
-    ticks_diff = time.ticks_diff
-except AttributeError:  # CPython: a Raspberry Pi with Blinka (its ticks do not wrap)
-    def ticks_us():
-        return time.monotonic_ns() // 1000
-
-    def ticks_add(a, b):
-        return a + b
-
-    def ticks_diff(a, b):
-        return a - b
 
 
 class HostLink:
@@ -87,7 +72,7 @@ class HostLink:
         host's first requests meanwhile. Returns that ticks_ms."""
         hw = dev.hw
         start = hw.ticks_ms()
-        origin = ticks_add(start, LEAD_MS)
+        origin = hw.ticks_add(start, LEAD_MS)
         answer({"begun": origin})
         while hw.ticks_diff(hw.ticks_ms(), start) < LEAD_MS:
             line = hw.idle(1)
@@ -106,9 +91,9 @@ class HostLink:
             if want != level:
                 level = want
                 dev.step(now, level, False)
-            t0 = ticks_us()
+            t0 = dev.hw.ticks_us()
             dev.render()
-            t1 = ticks_us()
+            t1 = dev.hw.ticks_us()
             s = dev.state()
             s["shown_us"] = [t0, t1]
             s["t"] = now
@@ -145,14 +130,15 @@ def timed_render(dev, link):
     strip's write together."""
     from layerlight.app import FRAME_MS
     render = dev.render
+    hw = dev.hw
     last = [0]
 
     def timed():
         # a frame not on the 40 ms schedule was asked for by a button's event
         first = dev.next_frame != last[0] + FRAME_MS
-        t0 = ticks_us()
+        t0 = hw.ticks_us()
         render()
-        us = ticks_diff(ticks_us(), t0)
+        us = hw.ticks_diff(hw.ticks_us(), t0)
         last[0] = dev.now
         timing = link.timing
         if timing is not None:

@@ -116,6 +116,12 @@ class SimHardware:
     def ticks_ms(self):
         return self.clock
 
+    def ticks_us(self):
+        return self.clock * 1000
+
+    def ticks_add(self, a, b):
+        return a + b
+
     def ticks_diff(self, a, b):
         return a - b
 

@@ -4,6 +4,8 @@
 #   width, height              matrix size in pixels
 #   storage                    a storage object (see layerlight.storage)
 #   ticks_ms() -> int          a millisecond counter (may wrap)
+#   ticks_us() -> int          a microsecond counter (may wrap)
+#   ticks_add(a, ms) -> int    a + ms, wrapped as the counter wraps
 #   ticks_diff(a, b) -> int    a - b, wrap-safe
 #   sleep_ms(ms)
 #   read_buttons() -> int      bit i set while button i is down (P1..P4, A, B)

@@ -99,6 +99,12 @@ class Hardware:
     def ticks_ms(self):
         return time.monotonic_ns() // 1000000
 
+    def ticks_us(self):
+        return time.monotonic_ns() // 1000
+
+    def ticks_add(self, a, b):
+        return a + b
+
     def ticks_diff(self, a, b):
         # monotonic_ns never wraps on CPython
         return a - b

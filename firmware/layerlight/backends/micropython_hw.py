@@ -113,6 +113,12 @@ class Hardware:
     def ticks_ms(self):
         return time.ticks_ms()
 
+    def ticks_us(self):
+        return time.ticks_us()
+
+    def ticks_add(self, a, b):
+        return time.ticks_add(a, b)
+
     def ticks_diff(self, a, b):
         return time.ticks_diff(a, b)
 
