@@ -90,6 +90,8 @@ class Pico:
         self._partial = b""
         self.frames = []            # {"start_us", "end_us", "data": bytes} in the order sent
         self.tones = []             # (us, hz)
+        self.flash_writes = []      # (us, n): program/erase commands on the flash chip
+        self.cut = None             # {"us", "busy"} once the power went (cut_at)
         self.connected = False
         self.dead = None
         self._acks = []
@@ -120,6 +122,10 @@ class Pico:
                                         "data": bytes.fromhex(ev["hex"])})
                 elif kind == "tone":
                     self.tones.append((ev["us"], ev["hz"]))
+                elif kind == "flash":
+                    self.flash_writes.append((ev["us"], ev["n"]))
+                elif kind == "cut":
+                    self.cut = ev
                 elif kind == "connected":
                     self.connected = True
                 elif kind == "at":
@@ -155,10 +161,12 @@ class Pico:
 
     def run_to(self, us):
         """Let the chip run until emulated time `us` (microseconds since power on)."""
+        if self.cut is not None:
+            raise UserError("the emulated Pico's power was cut at t=%d us" % self.cut["us"])
         if us <= self.us:
             return
         self._send(cmd="run", until_us=us)
-        self._wait(lambda: self.us >= us, "t=%d us" % us)
+        self._wait(lambda: self.us >= us or self.cut is not None, "t=%d us" % us)
 
     def run_ms(self, ms):
         self.run_to(self.us + int(ms * 1000))
@@ -209,6 +217,11 @@ class Pico:
         return data
 
     # ------------------------------------------------------------ the flash
+
+    def cut_at(self, write, after_us):
+        """Arrange a power cut after_us into flash write number `write` (counted from power on):
+        the chip stops there; close(keep=True) keeps the flash as the cut left it."""
+        self._send(cmd="cut_at", write=write, after_us=after_us)
 
     def save_flash(self, path):
         self._send(cmd="save_flash", path=path)

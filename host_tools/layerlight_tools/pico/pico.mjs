@@ -12,6 +12,8 @@
 //           (the strip's wire order), when the write began and ended
 //   tone    the buzzer pin's square wave frequency (0: silent)
 //   at      the emulator reached the time a "run" asked for
+//   flash   a program or erase command began on the flash chip (n: its number from power on)
+//   cut     the power went (cut_at), busy: in the middle of a flash write
 //
 // Usage: node pico.mjs BOOTROM UF2 FLASH_IMAGE|- DATA_PIN BUZZER_PIN
 
@@ -145,6 +147,8 @@ class FlashChip {
         : size < this.memory.length ? ERASE_BLOCK_US : ERASE_CHIP_US;
       this.busyUntil = clock.nanos + us * 1000;
       this.writes++;
+      emit({ ev: 'flash', n: this.writes, us: clock.micros });
+      if (cut && cut.write === this.writes) powerCut(cut.after_us);
       this.writeEnabled = false;
     }
   }
@@ -178,6 +182,18 @@ qspi.writeUint32 = (offset, value) => {
     else if (over === 3) chip.select(false);
   }
 };
+
+// --- a power cut: the chip stops dead at an exact moment, the flash keeps what it has
+
+let cut = null;        // {write, after_us}: cut after_us into that program/erase command
+let poweredOff = false;
+function powerCut(afterUs) {
+  clock.createAlarm(() => {
+    poweredOff = true;
+    untilUs = clock.micros;
+    emit({ ev: 'cut', us: clock.micros, busy: clock.nanos < chip.busyUntil });
+  }).schedule(afterUs * 1000);
+}
 
 // --- USB serial --------------------------------------------------------------
 
@@ -273,7 +289,7 @@ let pendingAt = false;  // a "run" waits for its "at"
 function runChunk() {
   const core = mcu.core;
   const limit = untilUs * 1000;
-  for (let i = 0; i < 200000 && clock.nanos < limit; i++) {
+  for (let i = 0; i < 200000 && clock.nanos < limit && !poweredOff; i++) {
     if (core.waiting) {
       const step = Math.min(clock.nanosToNextAlarm, limit - clock.nanos);
       clock.tick(step);
@@ -284,11 +300,11 @@ function runChunk() {
     if (toDevice.length) feedSerial();
   }
   checkQuiet();
-  if (clock.nanos >= limit && pendingAt) {
+  if ((clock.nanos >= limit || poweredOff) && pendingAt) {
     pendingAt = false;
     emit({ ev: 'at', us: clock.micros });
   }
-  if (clock.nanos < limit) setImmediate(runChunk);
+  if (clock.nanos < limit && !poweredOff) setImmediate(runChunk);
   else running = false;
 }
 
@@ -313,6 +329,10 @@ const commands = {
   },
   stop() {              // the power goes: nothing more runs
     untilUs = clock.micros;
+    poweredOff = true;
+  },
+  cut_at(c) {           // the power goes c.after_us into flash write number c.write (counted from power on)
+    cut = { write: c.write, after_us: c.after_us };
   },
   edge(c) {             // an input pin's level, now or at an emulated instant
     const set = () => mcu.gpio[c.pin].setInputValue(!!c.level);

@@ -1,0 +1,41 @@
+"""Short games of every mode for the emulated Pico (tests/test_emulated_pico.py, make bench).
+
+Short timer settings, so that a whole game, final included, takes seconds of
+the Pico's time: the emulator runs at about half real time. Each script is
+written against the settings and seed given with it.
+"""
+
+from scenario_lib import Player, coop_game, otlo_game, paper_world_game
+
+SHORT = {"timer_s": 5, "countdown_s": 3, "attack_s": 30, "otlo_solo_cards": 3}
+
+
+def race_game(game, seed):
+    p = Player(game, players=2, seed=seed, config=SHORT)
+    for r in range(6):
+        p.play_round([1 + r % 2, 2 - r % 2], ["A", "B" if r == 2 else "A"], level_presses=r % 3)
+    assert p.state()["phase"] == "final", p.state()
+    p.do("wait 1000")
+    p.do("press A")
+    return p.script
+
+
+def time_attack(game):
+    return ("press A\npress A\npress A\npress P4\nhold B 1000\npress A\npress B\npress A\npress B\n"
+            "wait 29000\nwait 1000\npress A\n")
+
+
+def games():
+    """[(name, script, game, players, seed)]: one short game of every mode."""
+    coop, _, _ = coop_game()
+    paper, _, _ = paper_world_game()
+    otlo, _, _ = otlo_game()
+    return [
+        ("layers", race_game("layers", 4), "layers", 2, 4),
+        ("layers-plus", race_game("layers-plus", 8), "layers-plus", 2, 8),
+        ("time-attack", time_attack("time-attack"), "time-attack", 1, 1),
+        ("time-attack-plus", time_attack("time-attack-plus"), "time-attack-plus", 1, 1),
+        ("otlo", otlo, "otlo", 4, 5),
+        ("coop", coop, "coop", 4, 1),
+        ("paper-world", paper, "paper-world", 4, 1),
+    ]
