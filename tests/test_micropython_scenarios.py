@@ -126,12 +126,12 @@ def test_time_attack_on_micropython(game):
 
 
 def test_menu_settings_and_every_mode_on_micropython():
-    # B walks the main menu through every mode; the last item is SETTINGS
+    # B walks the main menu through every mode to SETTINGS (HISTORY comes after it)
     from layerlight import modes
-    walk = len(modes.names()) - 1
+    walk = modes.names().index("settings")
     script = "press B\n" * walk + "press A\npress A\npress B\npress A\nwait 100\n"
     out = run_both(script, game=None)
-    assert [s["choice"] for s in out[:walk]] == [modes.label(n) for n in modes.names()[1:]]
+    assert [s["choice"] for s in out[:walk]] == [modes.label(n) for n in modes.names()[1:walk + 1]]
     assert out[walk]["game"] == "settings"
     assert out[walk + 1]["value"] == 45 and out[walk + 1]["item"] == "TIMER"
 

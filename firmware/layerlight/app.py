@@ -5,7 +5,7 @@
 # the pixel driver. `step(now)` does one pass, so the loop can also be driven
 # from outside (the simulator, tests) one step at a time.
 
-from layerlight import buttons, font, modes, persist, screens
+from layerlight import buttons, font, modes, persist, playlog, screens
 from layerlight.buttons import Buttons
 from layerlight.rng import Rng
 from layerlight.sound import Sound
@@ -13,6 +13,7 @@ from layerlight.sound import Sound
 FRAME_MS = 40          # redraw at 25 fps (at once after a button event)
 STEP_MS = 10           # the game steps on a 10 ms grid, the simulator's too
 LOOP_MS = 5            # the loop's idle wait between two steps
+MISSED = 0x80          # a sample the hardware could not take (backends/__init__.py)
 ERROR_SHOW_MS = 4000
 PRESS_LIGHT_MS = 150   # how long a press lights its spot on the matrix
 
@@ -22,6 +23,7 @@ ERR_MODE = 2
 ERR_NO_GAME = 3
 ERR_SAVED = 4      # a saved file on flash was damaged (it was ignored)
 
+FINAL_PHASES = ("final", "result")  # a game there has ended: the play log takes it when it is left
 PAUSE_ITEMS = ("RESUME", "SCORES", "END")
 # offered while the mode has something to take back (its can_undo() says so)
 PAUSE_ITEMS_UNDO = ("RESUME", "UNDO", "SCORES", "END")
@@ -69,6 +71,9 @@ class Device:
         self.bests = {}
         self.saved = None         # a game saved on flash that can be resumed
         self.host = None          # a host's requests (host_link), once one asks
+        self.plays = playlog.PlayLog(hw.storage, hw.log)
+        self.played_from = 0      # game time the running game's clock counts from
+        self.ended_ms = None      # how long it had been played when it reached its final
         from layerlight import startup  # what only boot needs, let go afterwards
         startup.prepare(self)
         import sys
@@ -96,7 +101,7 @@ class Device:
             return
         deck = game.ctx.deck
         self.saved = {"game": self.game_name, "deck": None if deck is None else deck.crc,
-                      "rng": self.rng.state, "snap": snap}
+                      "rng": self.rng.state, "snap": snap, "ms": self.played_ms()}
         persist.save(self.storage, persist.GAME, self.saved, self.log)
 
     def flush_outbox(self):
@@ -126,6 +131,23 @@ class Device:
         # menu redraws it anyway.
         self.fb.clear()
         gc.collect()
+
+    def played_ms(self):
+        """How long the running game has been played (pauses and power cuts left out)."""
+        return self.game_time() - self.played_from
+
+    def log_play(self, ended):
+        """The running game into the play log (ended: "final", or "end" from the pause menu)."""
+        game = self.game
+        if game is None or self.game_name not in modes.GAMES:
+            return
+        try:
+            ms = self.played_ms() if self.ended_ms is None else self.ended_ms
+            record = playlog.record_of(game, self.game_name, ms, ended, self.hw.date())
+        except Exception as e:  # a record the mode cannot give must not lose the game's end
+            print_exception(e, self.log)
+            return
+        self.plays.append(record)
 
     def game_over(self):
         """A game ended normally: nothing left to resume."""
@@ -190,6 +212,8 @@ class Device:
     def start_game(self, name, seats=None, first_player=None, saved=None):
         """Start a mode (or resume a saved game: saved = what save_game wrote)."""
         if self.game is not None:  # a game kept from before the menu gives way to this one
+            if getattr(self.game, "phase", None) in FINAL_PHASES:
+                self.log_play("final")  # it had ended: only its last screen is left
             self.drop_game()
         kind = modes.deck_kind(name)
         deck = None
@@ -200,7 +224,7 @@ class Device:
                 if kind == "layers":
                     self.fail(ERR_NO_GAME, "no usable deck: cannot start " + name)
                 return
-        ctx = modes.Context(self.cfg, deck, self.rng, self.sound, self.log, self.bests)
+        ctx = modes.Context(self.cfg, deck, self.rng, self.sound, self.log, self.bests, self.plays)
         try:
             if saved is not None:
                 self.rng.state = saved["rng"]
@@ -216,6 +240,7 @@ class Device:
         self.game_name = name
         self.where = "game"
         self.paused_total = 0
+        self.played_from = self.game_time() - (saved.get("ms", 0) if saved is not None else 0)
         if saved is not None:
             game.resumed(self.game_time())
             self.log("resumed %s" % name)
@@ -274,12 +299,19 @@ class Device:
         game = self.game
         if game is None:
             return
+        if getattr(game, "phase", None) in FINAL_PHASES:
+            if self.ended_ms is None:
+                self.ended_ms = self.played_ms()
+        else:
+            self.ended_ms = None  # not ended yet, or an undo took the end back
         if game.outbox:
             self.flush_outbox()
         if game.dirty:
             self.save_game()
         if game.done:
             if self.game_name in modes.GAMES:
+                if getattr(game, "phase", None) in FINAL_PHASES:
+                    self.log_play("final")
                 self.game_over()
             else:
                 self.drop_game()
@@ -378,6 +410,7 @@ class Device:
                 self.game.end_game(self.game_time())
                 self.after_game_call()
             elif choice == "END":
+                self.log_play("end")
                 self.game_over()
             else:
                 self.where = "game"
@@ -411,10 +444,12 @@ class Device:
         hw.start_grid(STEP_MS, origin)
         # instant 0 as the simulator takes it: the buttons up, then as they are
         level = 0
+        raw = hw.sample(0)
         self.step(0, level, False)
         if host is not None:
             level = host.at(self, 0, level)
-        raw = hw.sample(0)
+            if host.said == 0:
+                raw = level
         if raw != level:
             level = raw
             self.step(0, level, False)
@@ -427,23 +462,42 @@ class Device:
                 done += 1
                 now = done * STEP_MS
                 raw = hw.sample(done)
+                if raw & MISSED:  # no reading at this instant: the buttons as they were
+                    raw = level
                 self.step(now, level, False)
                 if host is not None:
+                    # a host's requests that came while a long step (a save) held
+                    # the loop: read before the instants they ask about go by
+                    again = self.listen(0)
+                    if again is not None:
+                        return again
                     level = host.at(self, now, level)
+                    if host.said == now:  # the host said how the buttons are at this instant
+                        raw = level
                 if raw != level:
                     level = raw
                     self.step(now, level, False)
             if self.now >= self.next_frame:
                 self.render()
                 self.next_frame = self.now + FRAME_MS
-            line = hw.idle(LOOP_MS)
-            if line is not None:  # a host asks (only then is host_link loaded)
-                from layerlight import host_link
-                if host is None:
-                    host = self.host = host_link.HostLink()
-                again = host.request(self, line)
-                if again is not None:
-                    return again
+            again = self.listen(LOOP_MS)
+            if again is not None:
+                return again
+            host = self.host
+
+    def listen(self, ms):
+        """Wait up to ms for a host's lines and answer every one that came; a new
+        Device when the host asks to begin again."""
+        line = self.hw.idle(ms)
+        while line is not None:  # a host asks (only then is host_link loaded)
+            from layerlight import host_link
+            if self.host is None:
+                self.host = host_link.HostLink()
+            again = self.host.request(self, line)
+            if again is not None:
+                return again
+            line = self.hw.idle(0)
+        return None
 
 
 def forget_modules(names):

@@ -11,19 +11,22 @@
 #                                  later, so that the host can set the buttons
 #                                  for it. Answer: LL {"begun": ORIGIN}, the
 #                                  ticks_ms of time 0
-#   LL at T LEVEL                  at the grid's instant T (ms), once the buttons
+#   LL at T LEVEL [THEN]           at the grid's instant T (ms), once the buttons
 #                                  read LEVEL (bits, P1 = 1): draw the frame,
 #                                  send it to the LEDs, answer LL {state} with
 #                                  "t", "sound" and "shown_us" (ticks_us before
-#                                  and after the frame went out)
+#                                  and after the frame went out); then the
+#                                  buttons read THEN (default LEVEL) at T
 #   LL mem                         answer LL {"alloc": ..., "free": ...} after a collection
-#   LL time 0|1                    time each frame's drawing and sending (ticks_us)
-#                                  from now on; each report then has "frames_us":
-#                                  [slowest first frame, slowest steady frame] since the last
+#   LL mem 0|1                     from now on, each report has "alloc" (after a collection)
+#   LL time 0|1                    time each frame from now on (ticks_us); each report then
+#                                  has "frames_us": [slowest first drawing, slowest steady
+#                                  drawing, slowest strip write] since the last report
 #
-# The buttons still come from the pins: LEVEL only orders two changes that
-# the 10 ms samples cannot tell apart (a script's `up A` and `down B` at one
-# instant: one trace line each in the simulator).
+# The buttons come from the pins, sampled every 10 ms, except at the instants
+# the host asks about: a script changes the buttons only where its lines end,
+# and there LEVEL and THEN say what the samples cannot (a button let go and
+# pressed again at one instant; an instant whose sample a flash write held up).
 
 import json
 
@@ -33,7 +36,10 @@ LEAD_MS = 300
 class HostLink:
     def __init__(self):
         self.due = []        # (t, level) reports asked for, in time order
-        self.timing = None   # [slowest first frame, slowest steady frame] in us, when asked
+        self.timing = None   # [slowest first drawing, slowest steady drawing, slowest strip write] in us
+        self.mem_each = False  # each report has the heap in use after a collection
+        self.sent = [0]        # the last strip write's us, when timed
+        self.said = -1         # the last instant the host said the buttons at
 
     def request(self, dev, line):
         """Handle a line; returns a new Device when the host asks to begin again."""
@@ -43,23 +49,29 @@ class HostLink:
         cmd = words[1]
         try:
             if cmd == "at":
-                self.due.append((int(words[2]), int(words[3])))
+                level = int(words[3])
+                self.due.append((int(words[2]), level, int(words[4]) if len(words) > 4 else level))
             elif cmd == "begin":
                 new = begin(dev, int(words[2]), words[3] if len(words) > 3 else None,
                             int(words[4]) if len(words) > 4 else 0)
                 self.due = []
+                self.said = -1
                 new.host = self
                 if self.timing is not None:
-                    self.timing = [0, 0]
+                    self.timing = [0, 0, 0]
                     timed_render(new, self)
                 return new
+            elif cmd == "mem" and not heap_known():
+                answer({"refused": "no heap figures on this port"})
+            elif cmd == "mem" and len(words) > 2:
+                self.mem_each = words[2] == "1"
             elif cmd == "mem":
                 import gc
                 gc.collect()
                 answer({"alloc": gc.mem_alloc(), "free": gc.mem_free()})
             elif cmd == "time":
-                self.timing = [0, 0] if words[2] == "1" else None
-                if self.timing is not None:
+                self.timing = [0, 0, 0] if words[2] == "1" else None
+                if self.timing is not None and not hasattr(dev, "timed"):
                     timed_render(dev, self)
             else:
                 answer({"refused": "unknown request " + cmd})
@@ -81,13 +93,29 @@ class HostLink:
         return origin
 
     def at(self, dev, now, level):
-        """At the grid's instant `now`: the reports asked for it; returns the buttons' level."""
+        """At the grid's instant `now` (the buttons `level` so far): the reports asked
+        for it; returns the buttons' level, and sets `said` to `now` when the host said
+        what they are at this instant (the caller takes that over the sample)."""
         due = self.due
         while due and due[0][0] <= now:
-            t, want = due.pop(0)
+            t, want, then = due.pop(0)
             if t < now:
                 answer({"refused": "asked for t=%d, already at %d" % (t, now)})
                 continue
+            # The script's lines change the buttons at their ends, where the host
+            # says how they are: a button let go and pressed again at one instant
+            # (two lines, two trace lines in the simulator) never shows on the
+            # pins, and the sample of an instant a long flash write held up
+            # is the one before (micropython_hw._sample). Between two line ends
+            # the pins alone count.
+            self.said = now
+            level = self._report(dev, now, level, want)
+            if then != level:
+                level = then
+                dev.step(now, level, False)
+        return level
+
+    def _report(self, dev, now, level, want):
             if want != level:
                 level = want
                 dev.step(now, level, False)
@@ -102,9 +130,18 @@ class HostLink:
             del played[:]
             if self.timing is not None:
                 s["frames_us"] = self.timing
-                self.timing = [0, 0]
+                self.timing = [0, 0, 0]
+            if self.mem_each:
+                import gc
+                gc.collect()
+                s["alloc"] = gc.mem_alloc()
             answer(s)
-        return level
+            return level
+
+
+def heap_known():
+    import gc
+    return hasattr(gc, "mem_alloc")  # MicroPython's; CPython (a Pi with Blinka) has no such figure
 
 
 def answer(obj):
@@ -125,24 +162,37 @@ def begin(dev, seed, game, players):
 
 
 def timed_render(dev, link):
-    """Make the device's render time itself: the slowest first frame (a button
-    event came in its step) and the slowest steady frame, drawing and the
-    strip's write together."""
+    """Make the device's render time itself: the slowest first drawing (a button
+    event came in its step), the slowest steady drawing, and the slowest strip
+    write (its wire time is set by the WS2812 protocol, not by the chip's speed)."""
     from layerlight.app import FRAME_MS
     render = dev.render
     hw = dev.hw
     last = [0]
+    sent = link.sent
+    if not hasattr(hw, "timed"):  # the same hardware goes on under every begun device
+        show = hw.show
+
+        def timed_show(fb):
+            t0 = hw.ticks_us()
+            show(fb)
+            sent[0] = hw.ticks_diff(hw.ticks_us(), t0)
+        hw.show = timed_show
+        hw.timed = True
 
     def timed():
         # a frame not on the 40 ms schedule was asked for by a button's event
         first = dev.next_frame != last[0] + FRAME_MS
         t0 = hw.ticks_us()
         render()
-        us = hw.ticks_diff(hw.ticks_us(), t0)
+        us = hw.ticks_diff(hw.ticks_us(), t0) - sent[0]
         last[0] = dev.now
         timing = link.timing
         if timing is not None:
             i = 0 if first else 1
             if us > timing[i]:
                 timing[i] = us
+            if sent[0] > timing[2]:
+                timing[2] = sent[0]
     dev.render = timed
+    dev.timed = True

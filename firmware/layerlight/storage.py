@@ -41,6 +41,19 @@ class FileStorage:
             os.remove(path)
             os.rename(tmp, path)
 
+    def append(self, name, data):
+        """Add bytes at the end of a file (made if missing)."""
+        with open(self._path(name), "ab") as f:
+            f.write(data)
+
+    def rename(self, name, new):
+        """Rename a file over another (FAT will not rename over one: it goes first)."""
+        try:
+            os.rename(self._path(name), self._path(new))
+        except OSError:
+            os.remove(self._path(new))
+            os.rename(self._path(name), self._path(new))
+
     def remove(self, name):
         """Delete a file if it is there."""
         for path in (self._path(name), self._path(name) + ".new"):

@@ -29,12 +29,16 @@ def cmd_sim(args):
     if args.web:
         return run_web(args, width, height, config)
     files = firmware_files.device_files(args.deck, config)
+    storage = None
+    if args.flash is not None:
+        from layerlight_tools.sim_flash import FolderStorage
+        storage = FolderStorage(files, args.flash)
     if not args.headless:
         from layerlight_tools import term
-        return term.run(files, width, height, args.seed, args.game, args.players)
+        return term.run(files, width, height, args.seed, args.game, args.players, storage)
     lines = read_script(args)
     console = lambda line: print(line, file=sys.stderr)
-    dev = simcore.make_device(files, width, height, args.seed, args.game, args.players, console)
+    dev = simcore.make_device(files, width, height, args.seed, args.game, args.players, console, storage)
     sim = simcore.Simulator(dev, frames=args.frames)
     out = sys.stdout
     try:
@@ -110,6 +114,10 @@ def run_web(args, width, height, config=None):
 
     if args.headless:
         raise UserError("--web and --headless do not go together")
+    if args.flash is not None:
+        # the page's device keeps its flash in the browser tab; writing it back to a folder
+        # is not built yet
+        raise UserError("--flash works with the terminal and --headless simulator, not yet with --web")
     if not 0 <= args.port <= 65535:
         raise UserError("--port must be 0 to 65535 (0 = any free port)")
     try:
@@ -140,6 +148,9 @@ def register(sub):
     s.add_argument("--config", metavar="FILE",
                    help="settings for the simulated device, as a layerlight.json (your own CO.OP cards, "
                    "Paper World tokens, timers...)")
+    s.add_argument("--flash", metavar="DIR",
+                   help="keep the device's files (saved game, bests, settings, play log) in DIR across runs, "
+                        "as a board keeps its flash (read the games back with `layerlight history --flash DIR`)")
     s.add_argument("--size", default="16x16", help="matrix size, e.g. 8x8, 16x16, 32x32")
     s.add_argument("--trace", action="store_true", help="print the state after every script line")
     s.add_argument("--frames", action="store_true", help="include the LED matrix in each state")

@@ -59,7 +59,8 @@ class MemoryStorage:
     def read_text(self, name):
         return self.read_bytes(name).decode()
 
-    def _write(self, name, data):
+    def _write(self, name, data, before=b""):
+        """Count a write; the fault strikes it (`before`: what an append adds to)."""
         n = self.writes
         self.writes += 1
         if self.fault is not None and self.fault[0] == n:
@@ -68,9 +69,9 @@ class MemoryStorage:
             if how == "fail":
                 raise OSError(28, "no space left on device")
             if how == "partial" and data is not None:
-                self.files[name] = bytes(data[:len(data) // 2])
+                self.files[name] = before + bytes(data[:len(data) // 2])
             elif how == "empty" and data is not None:
-                self.files[name] = b""
+                self.files[name] = before
             raise PowerCut()
 
     def write_atomic(self, name, data):
@@ -80,6 +81,16 @@ class MemoryStorage:
         self._write(name, None)  # the rename
         self.files[name] = self.files.pop(tmp)
         self.saved.append((name, bytes(data)))
+
+    def append(self, name, data):
+        self._write(name, data, self.files.get(name, b""))
+        self.files[name] = self.files.get(name, b"") + bytes(data)
+
+    def rename(self, name, new):
+        if name not in self.files:
+            raise OSError(2, "no such file: " + name)
+        self._write(new, None)
+        self.files[new] = self.files.pop(name)
 
     def remove(self, name):
         for path in (name, name + ".new"):
@@ -106,6 +117,7 @@ class SimHardware:
         self.height = height
         self.storage = storage
         self.pressed = 0
+        self.date_from_pc = False
         self.clock = 0
         self.frame = None
         self.cap = 0.25  # the brightness the firmware set (set_brightness)
@@ -118,6 +130,14 @@ class SimHardware:
 
     def ticks_us(self):
         return self.clock * 1000
+
+    def date(self):
+        """The date games are logged with: none in a scripted run (the same trace every
+        time), the PC's in an interactive one (date_from_pc)."""
+        if not self.date_from_pc:
+            return None
+        import time
+        return time.strftime("%Y-%m-%d %H:%M")
 
     def ticks_add(self, a, b):
         return a + b

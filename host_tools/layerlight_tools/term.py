@@ -90,13 +90,14 @@ def screen_text(fb, state, cap, log_line=""):
     return frame_lines(fb, cap) + [status[:79]] + list(HELP) + [log_line[:79]]
 
 
-def run(files, width, height, seed, game, players):
+def run(files, width, height, seed, game, players, storage=None):
     if not sys.stdin.isatty():
         print("layerlight sim: the interactive simulator needs a terminal (use --headless --script for scripts)", file=sys.stderr)
         return 2
     logs = []
-    dev = simcore.make_device(files, width, height, seed, game, players, logs.append)
+    dev = simcore.make_device(files, width, height, seed, game, players, logs.append, storage)
     hw = dev.hw
+    hw.date_from_pc = True  # a person playing: the games go into the play log with today's date
     fd = sys.stdin.fileno()
     old = termios.tcgetattr(fd)
     out = sys.stdout

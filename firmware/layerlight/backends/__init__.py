@@ -12,7 +12,8 @@
 #   start_grid(step_ms, origin=None)  sample the buttons every step_ms from now (sample 0
 #                              now), instant 0 at ticks_ms `origin` (default now)
 #   samples_taken() -> int     the latest sample's number
-#   sample(k) -> int           sample k's buttons (one of the last SAMPLES_KEPT)
+#   sample(k) -> int           sample k's buttons (one of the last SAMPLES_KEPT), or
+#                              MISSED (0x80) set when no reading was made at instant k
 #   idle(ms) -> str or None    wait up to ms; a line a host sent, if any
 #   framebuffer()              the display.FrameBuffer to draw into, made for this
 #                              matrix: its wiring, colour order and brightness cap
@@ -21,3 +22,4 @@
 #   tone(freq)                 buzzer at freq Hz; 0 = silent
 #   feed()                     feed the watchdog, if there is one
 #   log(line)                  a line on the console
+#   date() -> str or None      "YYYY-MM-DD HH:MM" when the clock knows the date, else None

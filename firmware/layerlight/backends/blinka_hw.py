@@ -102,6 +102,10 @@ class Hardware:
     def ticks_us(self):
         return time.monotonic_ns() // 1000
 
+    def date(self):
+        t = time.localtime()  # a Raspberry Pi keeps the date (network time)
+        return "%04d-%02d-%02d %02d:%02d" % (t[0], t[1], t[2], t[3], t[4])
+
     def ticks_add(self, a, b):
         return a + b
 

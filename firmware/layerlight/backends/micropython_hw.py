@@ -32,6 +32,8 @@ def _pin_error(key, pin, e):
     return ValueError("config %s: cannot use pin %r (%s)" % (key, pin, e))
 
 
+MISSED = 0x80  # a sample's mark: no reading was made at that instant (interrupts were off)
+
 class Hardware:
     """Buttons, LED matrix, buzzer, clock and flash of a MicroPython board."""
 
@@ -116,6 +118,14 @@ class Hardware:
     def ticks_us(self):
         return time.ticks_us()
 
+    def date(self):
+        # The Pico has no battery: its RTC starts at 2021-01-01 on power-up and
+        # knows the date only once a host set it (`layerlight flash`/`history`)
+        t = time.localtime()
+        if t[0] < 2024:
+            return None
+        return "%04d-%02d-%02d %02d:%02d" % (t[0], t[1], t[2], t[3], t[4])
+
     def ticks_add(self, a, b):
         return time.ticks_add(a, b)
 
@@ -149,19 +159,26 @@ class Hardware:
     def _sample(self, _timer):
         # The timer's callback: no allocation. A sample that came late (the
         # strip's write or a flash write holds interrupts off) is filed under
-        # its instant; instants it missed keep the level as it was, so a
-        # change is never seen earlier than it happened.
-        bits = self.read_buttons()
-        k = time.ticks_diff(time.ticks_ms(), self._origin) // self._step
+        # its instant; the instants it missed are marked MISSED (the buttons
+        # stay as the device last took them), so a change is never seen
+        # earlier than it happened.
+        # The pins are read within one millisecond, the one the sample is filed
+        # by: a change made at an instant's first microsecond counts at that
+        # instant, never one earlier (read again if a millisecond went by).
+        while True:
+            ms = time.ticks_ms()
+            bits = self.read_buttons()
+            if time.ticks_ms() == ms:
+                break
+        k = time.ticks_diff(ms, self._origin) // self._step
         j = self._taken
         if k <= j:
             return
         ring = self._ring
         kept = self.SAMPLES_KEPT
-        prev = ring[j % kept]
         while j < k - 1:
             j += 1
-            ring[j % kept] = prev
+            ring[j % kept] = MISSED
         ring[k % kept] = bits
         self._taken = k
 

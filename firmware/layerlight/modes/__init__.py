@@ -31,6 +31,7 @@ REGISTRY = (
     ("coop", "CO.OP", None, 1, 4),
     ("paper-world", "PAPER WORLD", None, 2, 4),
     ("settings", "SETTINGS", None, 0, 0),
+    ("history", "HISTORY", None, 0, 0),
 )
 # what --game can start, and what can be saved and resumed
 GAMES = ("layers", "layers-plus", "time-attack", "time-attack-plus", "otlo", "coop", "paper-world")
@@ -72,10 +73,11 @@ def mode_class(name):
 class Context:
     """What a mode gets from the device: settings, the open deck, randomness and sound."""
 
-    def __init__(self, cfg, deck, rng, sound, log=print, bests=None):
+    def __init__(self, cfg, deck, rng, sound, log=print, bests=None, plays=None):
         self.cfg = cfg
         self.deck = deck
         self.rng = rng
         self.sound = sound
         self.log = log
         self.bests = bests if bests is not None else {}
+        self.plays = plays  # the play log (playlog.PlayLog): HISTORY reads it

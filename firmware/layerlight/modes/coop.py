@@ -414,6 +414,16 @@ class Mode(KeeperGame):
 
     # --- the trace ---------------------------------------------------------------
 
+    def result_detail(self):
+        """The play log's breakdown: each colour's total."""
+        colours = {}
+        for c in range(6):
+            colours[COLOURS[c]] = self.points[c]
+        return {"colours": colours}
+
+    def rounds_played(self):
+        return self.turns
+
     def keeper_state(self, s):
         dealt = self.phase not in ("join",)
         s["cards"] = [[COLOURS[c] for c in self.seat_colours[seat]] for seat in self.seats] if dealt else []

@@ -469,6 +469,10 @@ class KeeperGame:
     def resumed(self, now):
         self.since = now
 
+    def rounds_played(self):
+        """For the play log: the actions recorded (a turn each, the end of the game one more)."""
+        return len(self.log)
+
     # --- the state for the trace ------------------------------------------------
 
     def state(self):

@@ -103,6 +103,15 @@ class Mode:
     def solo(self):
         return len(self.seats) == 1
 
+    def result_detail(self):
+        """The play log's breakdown: handicaps, the cards each seat solved, the levels played."""
+        seats = self.seats
+        return {"handicap": [self.handicap[s] for s in seats], "cards": [list(self.solved[s]) for s in seats],
+                "levels": LABELS[self.choice], "elapsed_ms": self.elapsed if self.solo() else None}
+
+    def rounds_played(self):
+        return self.dealt
+
     def state(self):
         seats = self.seats
         barred = {}

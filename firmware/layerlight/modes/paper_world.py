@@ -377,6 +377,10 @@ class Mode(KeeperGame):
 
     # --- the trace ---------------------------------------------------------------
 
+    def result_detail(self):
+        """The play log's breakdown: stars, objectives, hand, discard and scissors per seat."""
+        return {"breakdown": self.breakdown()}
+
     def keeper_state(self, s):
         objs = []
         for i in range(len(self.objectives)):

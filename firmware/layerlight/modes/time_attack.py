@@ -80,6 +80,14 @@ class Mode(MissionGame):
 
     # --- the protocol -------------------------------------------------------
 
+    def result_detail(self):
+        """The play log's breakdown: missions solved, the rating, a new best."""
+        return {"missions": self.done_count, "rating": rating(self.score), "new_best": self.new_best,
+                "levels": [ref[0] for ref in self.scored]}
+
+    def rounds_played(self):
+        return self.done_count
+
     def state(self):
         return {
             "game": self.name, "phase": self.phase, "round": None, "players": 1, "seats": [1],

@@ -7,9 +7,13 @@ line ends (emulated ms from the game's time 0). Then:
 - every change becomes edges on that button's GPIO pin (pressed = low, as
   the buttons are wired to ground), with contact bounce, settled just before
   the 10 ms instant the simulator would see it at;
-- every line's end becomes a request "LL at T LEVEL" on the serial console:
-  at instant T the device draws its frame, sends it to the LEDs and answers
-  with its state (layerlight/host_link.py);
+- every line's end becomes a request "LL at T LEVEL THEN" on the serial
+  console: at instant T the device takes the buttons as LEVEL (as the line
+  left them), draws its frame, sends it to the LEDs, answers with its state
+  (layerlight/host_link.py), then takes them as THEN (as the next line begins
+  them). The pins count between line ends; at a line's end they cannot show
+  a button let go and pressed again at one instant, and a sample a flash
+  write held up is the instant before's, as on a board;
 - the frame for that line is the one decoded from the data pin while the
   device sent it.
 
@@ -25,8 +29,13 @@ from layerlight_tools.errors import UserError
 
 AHEAD_MS = 600        # requests and edges are sent this far ahead of the device's time
 RUN_MS = 100          # the emulator runs this long between two looks at what came back
-SETTLE_US = 500       # a change starts this long before its instant...
-BOUNCE_US = (0, 40, 90, 150, 230)  # ...chattering so (level, not level, ...), settled 270 us before it
+# A change is made on the pin at its instant exactly: the device files a sample
+# under the instant whose millisecond it was read in (micropython_hw._sample),
+# so a clean edge counts at its instant, as in the simulator. A bouncing
+# contact chatters after it (level, not level, ...), settled 230 us later: a
+# sample read in those 230 us may see the old level and count the change one
+# instant late, as a real button's bounce can.
+BOUNCE_US = (0, 40, 90, 150, 230)
 TICKS_US_WRAP = 1 << 30  # MicroPython's ticks_us wraps here
 
 
@@ -58,6 +67,15 @@ class Timeline(simcore.Simulator):
             if self.run_line(line, no):
                 self.ends.append((self.t, self.pressed, no))
         return self
+
+    def level_at(self, t):
+        """The buttons at instant t once every line there has run."""
+        bits = 0
+        for at, b in self.levels:
+            if at > t:
+                break
+            bits = b
+        return bits
 
     def changes(self):
         """(t, bits before, bits after) where the buttons differ from one instant to the next."""
@@ -109,7 +127,7 @@ class Session:
             requests = []
             while sent_ends < len(ends) and ends[sent_ends][0] <= horizon:
                 t, bits, _no = ends[sent_ends]
-                requests.append("LL at %d %d\n" % (t, bits))
+                requests.append("LL at %d %d %d\n" % (t, bits, timeline.level_at(t)))
                 sent_ends += 1
             if requests:
                 pico.write("".join(requests).encode())
@@ -125,16 +143,14 @@ class Session:
     # ------------------------------------------------------------ the pins
 
     def _edges(self, t, before, after):
-        at = self.origin_us + t * 1000 - SETTLE_US
+        at = self.origin_us + t * 1000
         for b, pin in enumerate(self.pins):
             bit = 1 << b
             if (before ^ after) & bit:
-                down = bool(after & bit)
-                level = 0 if down else 1
-                steps = BOUNCE_US if self.bounce else BOUNCE_US[-1:]
+                level = 0 if after & bit else 1  # pressed pulls the pin low
+                steps = BOUNCE_US if self.bounce else (0,)
                 for i, dt in enumerate(steps):
-                    flip = (len(steps) - 1 - i) % 2
-                    self.pico.edge(pin, level ^ flip, max(0, at + dt))
+                    self.pico.edge(pin, level ^ (i % 2), at + dt)
 
     # ------------------------------------------------------------ the console
 
@@ -184,7 +200,7 @@ class Session:
 def trace_state(report, frame, cfg, frames=False):
     """A report as a trace line's state: the simulator's keys; with frames, the frame as sent."""
     from layerlight_tools.pico import wire
-    state = {k: v for k, v in report.items() if k not in ("shown_us", "frames_us", "_us")}
+    state = {k: v for k, v in report.items() if k not in ("shown_us", "frames_us", "alloc", "_us")}
     if frames:
         state["frame"] = wire.logical_rows(frame, cfg) if frame is not None else None
     return state

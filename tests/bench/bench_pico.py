@@ -1,0 +1,176 @@
+"""The firmware on the rp2 port, on an emulated RP2040 (rp2040js, the stock MicroPython v1.23.0
+UF2 of ../shared/rp2): flash and boot times, every mode's busiest frames in emulated time, and
+the heap as the Pico's own gc counts it.
+
+Frames are timed by the firmware itself (`LL time 1`, layerlight.host_link) with ticks_us, in the
+emulator's time at 125 MHz: drawing apart from the strip write, whose time the WS2812 protocol
+sets (24 bits of 1.25 us a LED). The emulator counts cycles pessimistically: a plain Python loop
+runs slower on it than on a real RP2040, by a ratio measured here in the same run, so each
+drawing time is printed as measured (a pessimistic bound) and divided by that ratio (an
+optimistic one); the real chip sits between. The wasm-calibrated estimates of bench_keepers are
+printed beside them.
+"""
+
+import os
+import shutil
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import bench_keepers
+import pico_games
+import scenario_lib
+from bench_device import FRAME_TARGET_MS, RP2040_MS_PER_ITERATION
+from bench_memory import MPY_TARGET
+from layerlight_tools import devicefs
+from layerlight_tools.pico import session, target
+from layerlight_tools.pico.bridge import SerialBridge
+
+SIZE = 16
+SETTINGS = dict(pico_games.SHORT, width=SIZE, height=SIZE)
+CALIBRATION = 100_000  # iterations of bench_device's loop on the emulated chip (about 10 s of wall time)
+# the wasm-calibrated estimates of the same modes (bench_keepers: whole games, every screen timed)
+WASM = {"layers": bench_keepers.REFERENCE, "coop": (scenario_lib.coop_game, 1),
+        "paper-world": (scenario_lib.paper_world_game, 1), "otlo": (scenario_lib.otlo_game, 5)}
+
+
+def files():
+    uf2, rom = target.chosen_files()
+    shared_uf2, shared_rom = target.shared_files()
+    return uf2 or shared_uf2, rom or shared_rom
+
+
+def lit(frame):
+    return any(frame)
+
+
+def flash_and_boot(uf2, rom, image):
+    """First flash onto a blank chip, boot to the menu, an unchanged re-flash: wall and emulated s."""
+    f = {}
+    pico = target.power_on(uf2, rom, image)
+    try:
+        t = time.monotonic()
+        first = target.flash(pico, SETTINGS)
+        f["first_flash"] = (time.monotonic() - t, first["emulated_s"], len(first["sent"]))
+    finally:
+        pico.close(keep=True)
+    pico = target.power_on(uf2, rom, image)
+    try:
+        pico.run_until(lambda: any(lit(fr["data"]) for fr in pico.frames), "the menu", step_ms=20)
+        f["boot_ms"] = next(fr["start_us"] for fr in pico.frames if lit(fr["data"])) / 1000
+        t = time.monotonic()
+        second = target.flash(pico, SETTINGS)
+        f["reflash"] = (time.monotonic() - t, second["emulated_s"], len(second["sent"]) + len(second["copied"]))
+    finally:
+        pico.close(keep=True)
+    return f
+
+
+def calibrate(uf2, rom, image):
+    """Emulated ms for CALIBRATION iterations of the loop the RP2040 figure was measured with,
+    run at the REPL (module level: globals), as on a board."""
+    pico = target.power_on(uf2, rom, image)
+    try:
+        with SerialBridge(pico) as bridge:
+            board = devicefs.Board(bridge.port)
+            try:
+                out = board.exec("import time\np = [0, 1, 2]\nt0 = time.ticks_us()\n"
+                                 "for i in range(%d):\n    C = p[1] + p[2]\n"
+                                 "print(time.ticks_diff(time.ticks_us(), t0))\n" % CALIBRATION, timeout=600)
+            finally:
+                board.close()
+        return int(out.decode().strip()) / 1000
+    finally:
+        pico.close()
+
+
+def session_of_every_mode(uf2, rom, image):
+    """Every mode's short game in turn on one Pico, frames timed and the heap read after every line."""
+    pico = target.power_on(uf2, rom, image)
+    modes = []
+    try:
+        pico.run_ms(500)
+        game_on = session.Session(pico)
+        pico.write(b"LL time 1\nLL mem 1\n")
+        for name, script, game, players, seed in pico_games.games():
+            m = {"name": name, "first": (0, ""), "steady": (0, ""), "strip": 0, "peak": (0, ""), "alloc": [],
+                 "behind": (0, "")}
+            origin = game_on.begin(seed, game, players)
+
+            def on_line(report, frame, no, m=m, origin=origin):
+                first, steady, strip = report["frames_us"]
+                phase = report["phase"]
+                m["first"] = max(m["first"], (first, phase))
+                m["steady"] = max(m["steady"], (steady, phase))
+                m["strip"] = max(m["strip"], strip)
+                m["peak"] = max(m["peak"], (report["alloc"], phase))
+                m["alloc"].append(report["alloc"])
+                # how long after its instant the device answered: behind the table by that much
+                m["behind"] = max(m["behind"], ((report["_us"] - origin) / 1000 - report["t"], phase))
+            game_on.play(session.Timeline().read(script.split("\n")), on_line)
+            m["menu_after"] = m["alloc"][-1]  # the last line of every game is back at the menu
+            modes.append(m)
+        pico.write(b"LL mem 0\nLL mem\n")
+        menu = game_on._wait_answer(lambda a: "free" in a, "the heap at the menu")
+    finally:
+        pico.close()
+    return modes, menu
+
+
+def main():
+    uf2, rom = files()
+    if not (uf2 and rom):
+        print("no UF2 and boot ROM (../shared/rp2, or LAYERLIGHT_UF2 and LAYERLIGHT_BOOTROM): nothing measured")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        image = os.path.join(tmp, "flash.bin")
+        fb = flash_and_boot(uf2, rom, image)
+        images = []
+        for i in range(2):
+            images.append(os.path.join(tmp, "copy%d.bin" % i))
+            shutil.copyfile(image, images[-1])
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            cal = pool.submit(calibrate, uf2, rom, images[0])
+            played = pool.submit(session_of_every_mode, uf2, rom, images[1])
+            wasm = {name: bench_keepers.measure(*how) for name, how in WASM.items()}
+            cal_ms = cal.result()
+            modes, menu = played.result()
+    ratio = cal_ms / (RP2040_MS_PER_ITERATION * CALIBRATION)
+    print("stock MicroPython v1.23.0 (rp2 port) on rp2040js, firmware flashed with `layerlight flash` as .mpy files")
+    print("first flash onto a blank chip: %.1f s wall, %.1f s of the Pico's time, %d modules sent" % fb["first_flash"])
+    print("power on to the menu's first frame: %.0f ms of the Pico's time (boot ROM, MicroPython, LittleFS, boot)"
+          % fb["boot_ms"])
+    print("unchanged re-flash: %.1f s wall, %.1f s of the Pico's time, %d files sent or copied" % fb["reflash"])
+    print("calibration loop: %d iterations in %.0f ms emulated; a real RP2040 takes %.0f ms: the emulator is %.2fx "
+          "pessimistic" % (CALIBRATION, cal_ms, RP2040_MS_PER_ITERATION * CALIBRATION, ratio))
+    print("every mode's short game (tests/pico_games.py) in turn on one Pico, 16x16, cap 0.25; drawing in ms,")
+    print("emulated (pessimistic) / divided by the ratio (optimistic) / wasm-calibrated estimate (bench_keepers):")
+    print("  %-17s %-32s %-32s %8s %-26s" % ("mode", "busiest first drawing", "busiest steady drawing", "strip",
+                                             "peak heap (rp2, .mpy)"))
+    worst = 0.0
+    for m in modes:
+        w = wasm.get(m["name"])
+        cells = []
+        for kind, i in (("first", 2), ("steady", 1)):
+            us, phase = m[kind]
+            est = "%5.2f" % bench_keepers.busiest(w, i)[0] if w else "  -  "
+            cells.append("%5.2f / %5.2f / %s %-9s" % (us / 1000, us / 1000 / ratio, est, phase))
+            worst = max(worst, us / 1000 / ratio)
+        peak, at = m["peak"]
+        print("  %-17s %-32s %-32s %5.1f ms %6.1f KB %-9s %s" % (
+            m["name"], cells[0], cells[1], m["strip"] / 1000, peak / 1024, at,
+            "OK" if peak < MPY_TARGET else "OVER"))
+    print("  targets: drawing < %.1f ms on the real chip (optimistic bound over every mode: %.2f ms, %s); peak heap"
+          " < %d KB" % (FRAME_TARGET_MS, worst, "OK" if worst < FRAME_TARGET_MS else "OVER", MPY_TARGET // 1024))
+    print("  (heap: gc.mem_alloc after a collection at every script line, host_link's own few KB included;")
+    print("   the strip write is the wire's time plus copying the frame: it does not scale with the chip)")
+    print("the device behind the table (a line's report after its instant; saves are 100-200 ms of flash writes):")
+    print("  " + ", ".join("%s %.0f ms (%s)" % (m["name"], m["behind"][0], m["behind"][1]) for m in modes))
+    print("heap at the menu after the session: %.1f KB in use, %.1f KB free (of %.1f KB)" % (
+        menu["alloc"] / 1024, menu["free"] / 1024, (menu["alloc"] + menu["free"]) / 1024))
+    print("  at the menu after each game: " + ", ".join("%s %.1f KB" % (m["name"], m["menu_after"] / 1024)
+                                                         for m in modes))
+
+
+if __name__ == "__main__":
+    main()
