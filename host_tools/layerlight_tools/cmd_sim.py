@@ -114,15 +114,11 @@ def run_web(args, width, height, config=None):
 
     if args.headless:
         raise UserError("--web and --headless do not go together")
-    if args.flash is not None:
-        # the page's device keeps its flash in the browser tab; writing it back to a folder
-        # is not built yet
-        raise UserError("--flash works with the terminal and --headless simulator, not yet with --web")
     if not 0 <= args.port <= 65535:
         raise UserError("--port must be 0 to 65535 (0 = any free port)")
     try:
         site = server.Site(width, height, args.seed, args.game, args.players if args.game else 0, args.deck,
-                           config=config)
+                           config=config, flash_dir=args.flash)
     except server.SetupError as e:
         raise UserError(str(e))
     try:

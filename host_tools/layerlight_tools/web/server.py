@@ -34,6 +34,7 @@ TYPES = {
     ".png": "image/png",
 }
 BINARY = "application/octet-stream"
+MAX_POST = 4 << 20  # bytes a page may send at once (the play log of 500 games is about 140 KB)
 
 # the simulator's own Python, as the page puts it into the wasm filesystem
 SIM_MODULES = ("__init__.py", "simcore.py", "web/__init__.py", "web/webdevice.py")
@@ -61,7 +62,7 @@ def led_colour_tables():
 class Site:
     """Every URL the server answers, fixed when it starts (no path from a request reaches the disk)."""
 
-    def __init__(self, width=16, height=16, seed=1, game=None, players=0, deck=None, config=None):
+    def __init__(self, width=16, height=16, seed=1, game=None, players=0, deck=None, config=None, flash_dir=None):
         for name in ("micropython.mjs", "micropython.wasm"):
             if not os.path.isfile(os.path.join(WASM_PACKAGE, name)):
                 raise SetupError(
@@ -83,7 +84,16 @@ class Site:
             self.routes[url] = (os.path.join(TOOLS, rel), content_type(rel))
             code.append({"url": url, "path": "/lib/layerlight_tools/" + rel})
         flash = []
-        for name, data in sorted(firmware_files.device_files(deck, config).items()):
+        given = firmware_files.device_files(deck, config)
+        self.flash_dir = None
+        if flash_dir is not None:
+            # `--flash DIR`: the device starts with what it wrote in earlier runs, and the
+            # page sends what it writes now (POST /flash-write) to the same folder
+            from layerlight_tools.sim_flash import FolderStorage
+            kept = FolderStorage(given, flash_dir)
+            self.flash_dir = kept
+            given = dict(kept.files)
+        for name, data in sorted(given.items()):
             url = "/flash/" + name
             self.routes[url] = (data, content_type(name) if name.endswith(".json") else BINARY)
             flash.append({"url": url, "name": name})
@@ -91,9 +101,37 @@ class Site:
             "code": code,
             "flash": flash,
             "device": {"width": width, "height": height, "seed": seed, "game": game or "", "players": players},
+            "keep_flash": flash_dir is not None,
         }
         self.routes["/manifest.json"] = (json.dumps(manifest, indent=1).encode(), TYPES[".json"])
         self.routes["/led-colours.json"] = (json.dumps(led_colour_tables()).encode(), TYPES[".json"])
+
+    def write_flash(self, body):
+        """POST /flash-write: {name: base64 or null} from the page; False if refused. Only the
+        device's own files (a plain name, not the run's decks or settings file) reach the folder."""
+        import base64
+        kept = self.flash_dir
+        if kept is None:
+            return False
+        try:
+            changes = json.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            return False
+        if not isinstance(changes, dict):
+            return False
+        for name, data in changes.items():
+            if not isinstance(name, str) or not name or "/" in name or "\\" in name or name.startswith(".") \
+                    or name in kept.given:
+                return False
+            try:
+                if data is None:
+                    kept.remove(name)
+                else:
+                    kept.files[name] = base64.b64decode(data, validate=True)
+                    kept._sync(name)
+            except (ValueError, TypeError):
+                return False
+        return True
 
     def get(self, path):
         """(body bytes, content type) for a URL path, or None."""
@@ -133,6 +171,18 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_HEAD(self):
         self._answer(False)
+
+    def do_POST(self):
+        # the one thing the page may send: the device's files for `sim --web --flash DIR`
+        length = int(self.headers.get("Content-Length") or 0)
+        if self.path != "/flash-write" or not 0 < length <= MAX_POST:
+            self.send_error(HTTPStatus.NOT_FOUND)
+            return
+        if not self.site.write_flash(self.rfile.read(length)):
+            self.send_error(HTTPStatus.BAD_REQUEST)
+            return
+        self.send_response(HTTPStatus.NO_CONTENT)
+        self.end_headers()
 
     def _answer(self, with_body):
         found = self.site.get(self.path)

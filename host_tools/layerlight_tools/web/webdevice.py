@@ -53,6 +53,7 @@ class WebDevice:
             if game is not None:
                 dev.start_game(game)
         self.dev = dev
+        self._synced = dict(files)  # what the folder of `--web --flash DIR` already has
         self.t = 0
         self._queue = []            # (button, down) not yet seen by the device
         self._changed = [-GAP_MS] * 6
@@ -148,6 +149,21 @@ class WebDevice:
         s = self.dev.state()
         s["t"] = self.t
         return simcore.dumps(s)
+
+    def flash_changes(self):
+        """The files written or removed since the last call, as JSON {name: base64 or null}
+        ("{}" when none): the page sends them to the server of `sim --web --flash DIR`."""
+        files = self.dev.hw.storage.files
+        synced = self._synced
+        out = []
+        for name in files:
+            if synced.get(name) is not files[name]:  # a write makes a new bytes object
+                synced[name] = files[name]
+                out.append('"%s": "%s"' % (name, binascii.b2a_base64(files[name]).decode().strip()))
+        for name in [n for n in synced if n not in files]:
+            del synced[name]
+            out.append('"%s": null' % name)
+        return "{" + ", ".join(out) + "}"
 
     def flash_names(self):
         """The files on the device's flash, comma-separated, sorted."""

@@ -133,6 +133,8 @@ web = webdevice.WebDevice(_flash, _d["width"], _d["height"], _d["seed"], _d["gam
 del _flash, _d, _name, _f, _flash_names, _device
 `);
   sim.web = mp.globals.get("web");
+  sim.keepFlash = Boolean(manifest.keep_flash);
+  sim.lastFlash = 0;
   sim.seed = dev.seed;
 
   const size = `${dev.width}x${dev.height}`;
@@ -175,6 +177,12 @@ function loop(now) {
       showStatus(JSON.parse(sim.web.status()));
       const lines = sim.web.console();
       if (lines) for (const l of lines.split("\n")) log(l);
+    }
+    if (sim.keepFlash && now - sim.lastFlash > 500) {
+      // `sim --web --flash DIR`: what the device wrote goes to the folder
+      sim.lastFlash = now;
+      const changes = sim.web.flash_changes();
+      if (changes !== "{}") fetch("/flash-write", { method: "POST", body: changes }).catch((e) => log(String(e), true));
     }
     if (now - sim.lastGc > 1000) {
       // the wasm port collects garbage between calls from here
