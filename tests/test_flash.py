@@ -2,9 +2,11 @@
 MicroPython behind a pseudo-terminal (tests/wasm/pty_device.mjs), with the real mpremote.
 """
 
+import datetime
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -163,6 +165,29 @@ def test_broken_deck_is_refused(tmp_path):
         flash.read_deck(str(bad))
 
 
+def test_set_clock_sends_the_pcs_time_and_a_board_without_an_rtc_goes_on(tmp_path):
+    sent = []
+
+    class Board:
+        def __init__(self, answer):
+            self.answer = answer
+
+        def exec(self, code, timeout=10):
+            sent.append(code)
+            return self.answer
+
+    now = time.strptime("2025-03-05 19:45:07", "%Y-%m-%d %H:%M:%S")
+    assert devicefs.set_clock(Board(b"1\r\n"), now) == "2025-03-05 19:45"
+    assert "machine.RTC().datetime((2025, 3, 5, 2, 19, 45, 7, 0))" in sent[-1]  # a Wednesday: 2 (Monday 0)
+    assert devicefs.set_clock(Board(b"0\r\n"), now) is None
+    # the code itself on a MicroPython with no machine module (the WebAssembly port): it says 0, no error
+    from mpy import run_micropython
+    entry = tmp_path / "clock.py"
+    entry.write_text(sent[-1])
+    res = run_micropython(str(entry), timeout=60)
+    assert (res.returncode, res.stdout) == (0, "0\n"), res.stderr
+
+
 # ---------------------------------------------------------------- real flashes over a pty
 
 SCRIPT = """\
@@ -220,6 +245,7 @@ def test_flash_from_nothing_then_the_firmware_boots_and_plays(tmp_path, capsys, 
         took = time.monotonic() - t
         assert code == 0, err
         assert "[ 1/" in out and "switching main.py to /firmware/a" in out and "| deck: decks/default.deck" in out
+        assert re.search(r"\nboard clock set to \d{4}-\d\d-\d\d \d\d:\d\d \(the PC's time\)\n", out), out
         files = dev.files()
         assert slot_hashes(files, "a") == compiled_hashes(str(fw))
         assert json.loads(dev.read("/layerlight.json")) == {"board": "pico"}
@@ -242,6 +268,18 @@ def test_flash_from_nothing_then_the_firmware_boots_and_plays(tmp_path, capsys, 
         assert summary["sent"] == [] and summary["copied"] == [] and summary["data"] == []
         assert not summary["main"] and summary["bytes"] == 0
         print("second flash, no change: %.2f s" % took, file=sys.stderr)
+        assert summary["clock"] is not None
+
+        # the board's clock now reads the PC's time, through the restart that ended the flash
+        # (the pty board's machine.RTC is the harness's stand-in: the wasm port has none)
+        with devicefs.Board(dev.port) as board:
+            clock = board.eval("__import__('machine').RTC().datetime()")
+        board_time = datetime.datetime(*clock[:3], *clock[4:7])
+        assert abs((board_time - datetime.datetime.now()).total_seconds()) < 120, clock
+        assert clock[3] == board_time.weekday()
+        dev.power_cycle()  # and, as on a Pico, a power cycle forgets it
+        with devicefs.Board(dev.port) as board:
+            assert board.eval("__import__('machine').RTC().datetime()")[:3] == (2021, 1, 1)
 
 
 def snapshot(dest, names=()):

@@ -265,3 +265,26 @@ def test_the_record_is_encoded_as_every_saved_file():
     line = persist.encode(dict(record(), n=1))
     (rec,), bad = playlog.parse(line)
     assert rec["n"] == 1 and bad == 0
+
+
+def test_history_reads_the_season_back_with_its_totals(season, tmp_path):
+    """`layerlight history --flash DIR` over the season: every game, and per mode the plays
+    and the wins of each seat position as the finals gave them."""
+    folder, finals = season
+    out_json = tmp_path / "games.json"
+    res = subprocess.run([sys.executable, "-m", "layerlight_tools.cli", "history", "--flash", str(folder),
+                          "--json", str(out_json)], capture_output=True, text=True, cwd=REPO)
+    assert res.returncode == 0 and res.stderr == "", res.stderr
+    games = json.loads(out_json.read_text())
+    assert [g["mode"] for g in games] == [f["game"] for f in finals]
+    assert [g["scores"] for g in games] == [f["scores"] for f in finals]
+    lines = res.stdout.splitlines()
+    per_mode = {line.split()[0]: line.split() for line in lines[lines.index(
+        [l for l in lines if l.startswith("mode ")][-1]) + 1:] if line.strip()}
+    for final in finals:
+        best = max(final["scores"])
+        winners = final.get("winners") or [s for s, v in zip(final["seats"], final["scores"]) if v == best]
+        row = per_mode[final["game"]]
+        assert row[1] == "1"  # one play
+        assert [int(x) for x in row[2:6]] == [1 if s in winners else 0 for s in (1, 2, 3, 4)]
+        assert float(row[6]) == best

@@ -19,6 +19,7 @@ COMMANDS = (
     "cmd_cards",
     "cmd_solve",
     "cmd_power", "cmd_hardware",
+    "cmd_history",
 )
 
 

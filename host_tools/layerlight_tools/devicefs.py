@@ -22,6 +22,7 @@ CONNECT_TIMEOUT = 5.0           # s for a MicroPython REPL to answer Ctrl-C / Ct
 READ_TIMEOUT = 2.0              # s pyserial waits for a byte
 MIN_VERSION = (1, 22)
 CHUNK = 2048                    # bytes of file data per command sent
+READ_CHUNK = 4096               # bytes of file data per command read (a few KB of the board's heap)
 
 # sys.implementation._mpy >> 10 (see MicroPython's docs, "MicroPython .mpy files")
 MPY_ARCHES = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp",
@@ -136,6 +137,23 @@ def _ll_close():
 def _ll_free():
     st = os.statvfs('/')
     return st[0] * st[4]
+def _ll_rd(p, at, n):
+    try:
+        with open(p, 'rb') as f:
+            f.seek(at)
+            return f.read(n)
+    except OSError:
+        return None
+"""
+
+# Sets the board's clock; prints 1, or 0 on a port with no machine.RTC (or one that refuses).
+SET_CLOCK = """
+try:
+    import machine
+    machine.RTC().datetime(%r)
+    print(1)
+except Exception:
+    print(0)
 """
 
 
@@ -301,6 +319,19 @@ class Board:
         self.load_helpers()
         return self.eval("_ll_read(%r)" % path)
 
+    def read_bytes(self, path):
+        """The file's bytes, or None if it does not exist. Read a piece at a time: a file
+        as long as the play log (138 KB) would not fit in a Pico's heap as one string."""
+        self.load_helpers()
+        data = b""
+        while True:
+            part = self.eval("_ll_rd(%r, %d, %d)" % (path, len(data), READ_CHUNK))
+            if part is None:
+                return data or None
+            data += part
+            if len(part) < READ_CHUNK:
+                return data
+
     def put(self, path, data, progress=None):
         """Writes data to path on the board (progress(sent, total) after each chunk)."""
         self.load_helpers()
@@ -325,6 +356,20 @@ class Board:
         """Writes path.new, then renames it over path: a cut cable leaves the old file or the new one."""
         self.put(path + ".new", data, progress)
         self.exec("import os\nos.rename(%r, %r)" % (path + ".new", path))
+
+
+def set_clock(board, now=None):
+    """Sets the board's clock (machine.RTC) to the PC's local time, `now` (a time.struct_time)
+    or the present. A Pico has no battery for its clock: it starts at 2021-01-01 at each
+    power-on, and the games it logs carry a date only once a host set it. Returns the time
+    set ("YYYY-MM-DD HH:MM"), or None on a port without machine.RTC (its games simply have
+    no date)."""
+    t = time.localtime() if now is None else now
+    # RTC.datetime's order: year, month, day, weekday (Monday 0, as tm_wday), h, min, s, subseconds
+    fields = (t.tm_year, t.tm_mon, t.tm_mday, t.tm_wday, t.tm_hour, t.tm_min, t.tm_sec, 0)
+    if board.exec(SET_CLOCK % (fields,)).strip() != b"1":
+        return None
+    return "%04d-%02d-%02d %02d:%02d" % (t.tm_year, t.tm_mon, t.tm_mday, t.tm_hour, t.tm_min)
 
 
 class BoardError(UserError):

