@@ -51,6 +51,7 @@ package(
         "otlo_deck.py",
         "otlo_tiles.py",
         "persist.py",
+        "play_record.py",
         "playlog.py",
         "power.py",
         "rng.py",

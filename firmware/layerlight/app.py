@@ -5,7 +5,7 @@
 # the pixel driver. `step(now)` does one pass, so the loop can also be driven
 # from outside (the simulator, tests) one step at a time.
 
-from layerlight import buttons, font, modes, persist, playlog, screens
+from layerlight import buttons, font, modes, persist, screens
 from layerlight.buttons import Buttons
 from layerlight.rng import Rng
 from layerlight.sound import Sound
@@ -71,7 +71,6 @@ class Device:
         self.bests = {}
         self.saved = None         # a game saved on flash that can be resumed
         self.host = None          # a host's requests (host_link), once one asks
-        self.plays = playlog.PlayLog(hw.storage, hw.log)
         self.played_from = 0      # game time the running game's clock counts from
         self.ended_ms = None      # how long it had been played when it reached its final
         from layerlight import startup  # what only boot needs, let go afterwards
@@ -136,18 +135,28 @@ class Device:
         """How long the running game has been played (pauses and power cuts left out)."""
         return self.game_time() - self.played_from
 
-    def log_play(self, ended):
-        """The running game into the play log (ended: "final", or "end" from the pause menu)."""
+    def play_record(self, ended):
+        """The running game as a play log record (ended: "final", or "end" from the pause
+        menu), or None; written by write_play once the mode is let go."""
         game = self.game
         if game is None or self.game_name not in modes.GAMES:
-            return
+            return None
         try:
+            from layerlight.play_record import record_of
             ms = self.played_ms() if self.ended_ms is None else self.ended_ms
-            record = playlog.record_of(game, self.game_name, ms, ended, self.hw.date())
+            return record_of(game, self.game_name, ms, ended, self.hw.date())
         except Exception as e:  # a record the mode cannot give must not lose the game's end
             print_exception(e, self.log)
+            return None
+
+    def write_play(self, record):
+        """Append a record to the play log, the mode already dropped: the log's code is
+        loaded only now and let go at once, so it never adds to a mode's peak heap."""
+        if record is None:
             return
-        self.plays.append(record)
+        from layerlight import playlog
+        playlog.PlayLog(self.storage, self.log).append(record)
+        forget_modules(["layerlight.playlog", "layerlight.play_record"])
 
     def game_over(self):
         """A game ended normally: nothing left to resume."""
@@ -212,9 +221,11 @@ class Device:
     def start_game(self, name, seats=None, first_player=None, saved=None):
         """Start a mode (or resume a saved game: saved = what save_game wrote)."""
         if self.game is not None:  # a game kept from before the menu gives way to this one
+            record = None
             if getattr(self.game, "phase", None) in FINAL_PHASES:
-                self.log_play("final")  # it had ended: only its last screen is left
+                record = self.play_record("final")  # it had ended: only its last screen is left
             self.drop_game()
+            self.write_play(record)
         kind = modes.deck_kind(name)
         deck = None
         if kind is not None:
@@ -224,7 +235,11 @@ class Device:
                 if kind == "layers":
                     self.fail(ERR_NO_GAME, "no usable deck: cannot start " + name)
                 return
-        ctx = modes.Context(self.cfg, deck, self.rng, self.sound, self.log, self.bests, self.plays)
+        plays = None
+        if name == "history":
+            from layerlight import playlog
+            plays = playlog.PlayLog(self.storage, self.log)
+        ctx = modes.Context(self.cfg, deck, self.rng, self.sound, self.log, self.bests, plays)
         try:
             if saved is not None:
                 self.rng.state = saved["rng"]
@@ -310,9 +325,9 @@ class Device:
             self.save_game()
         if game.done:
             if self.game_name in modes.GAMES:
-                if getattr(game, "phase", None) in FINAL_PHASES:
-                    self.log_play("final")
+                record = self.play_record("final") if getattr(game, "phase", None) in FINAL_PHASES else None
                 self.game_over()
+                self.write_play(record)
             else:
                 self.drop_game()
                 self.where = "menu"
@@ -410,8 +425,9 @@ class Device:
                 self.game.end_game(self.game_time())
                 self.after_game_call()
             elif choice == "END":
-                self.log_play("end")
+                record = self.play_record("end")
                 self.game_over()
+                self.write_play(record)
             else:
                 self.where = "game"
                 if choice == "SCORES" and hasattr(self.game, "show_scores"):

@@ -12,8 +12,8 @@
 # record carries its sequence number `n`, so a reader keeps the last KEEP by
 # number whatever the two files hold.
 #
-# The record (README, "The play log"): n, mode, seats, scores, winners,
-# tie_break, detail, played, rounds, ms, ended, date.
+# The record (README, "The play log"; built by play_record.py): n, mode,
+# seats, scores, winners, tie_break, detail, played, rounds, ms, ended, date.
 
 from layerlight import persist
 
@@ -191,27 +191,3 @@ class PlayLog:
             f.close()
         return None
 
-
-def record_of(game, name, ms, ended, date):
-    """A finished game as a record (without its number): what the trace knows of
-    it (the mode's state()) and the mode's own breakdown (its result_detail())."""
-    s = game.state()
-    seats = s["seats"]
-    scores = s["scores"]
-    winners = s.get("winners")
-    if not winners:  # solo, or a mode that names no winners: the highest score
-        best = max(scores) if scores else 0
-        winners = [seats[i] for i in range(len(seats)) if scores[i] == best]
-    detail = getattr(game, "result_detail", None)
-    rounds = getattr(game, "rounds_played", None)
-    deck = getattr(game.ctx, "deck", None)
-    mission = s.get("mission")
-    return {
-        "mode": name, "seats": seats, "scores": scores, "winners": winners,
-        "tie_break": s.get("tie_break"),
-        "detail": detail() if detail is not None else None,
-        "played": {"deck": None if deck is None else "%08x" % (deck.crc & 0xFFFFFFFF),
-                   "level": None if mission is None else mission.get("level")},
-        "rounds": rounds() if rounds is not None else (s.get("round") or 0),
-        "ms": ms, "ended": ended, "date": date,
-    }

@@ -1,0 +1,31 @@
+# A finished game as a play log record (layerlight/playlog.py keeps them).
+#
+# Built while the mode is still loaded (it asks the mode), and kept apart
+# from the log's file code: the device builds the record, lets the mode go,
+# and only then loads playlog to write it, so no mode's peak heap carries
+# the log's code.
+
+
+def record_of(game, name, ms, ended, date):
+    """A finished game as a record (without its number): what the trace knows of
+    it (the mode's state()) and the mode's own breakdown (its result_detail())."""
+    s = game.state()
+    seats = s["seats"]
+    scores = s["scores"]
+    winners = s.get("winners")
+    if not winners:  # solo, or a mode that names no winners: the highest score
+        best = max(scores) if scores else 0
+        winners = [seats[i] for i in range(len(seats)) if scores[i] == best]
+    detail = getattr(game, "result_detail", None)
+    rounds = getattr(game, "rounds_played", None)
+    deck = getattr(game.ctx, "deck", None)
+    mission = s.get("mission")
+    return {
+        "mode": name, "seats": seats, "scores": scores, "winners": winners,
+        "tie_break": s.get("tie_break"),
+        "detail": detail() if detail is not None else None,
+        "played": {"deck": None if deck is None else "%08x" % (deck.crc & 0xFFFFFFFF),
+                   "level": None if mission is None else mission.get("level")},
+        "rounds": rounds() if rounds is not None else (s.get("round") or 0),
+        "ms": ms, "ended": ended, "date": date,
+    }
