@@ -193,8 +193,9 @@ class Mode:
                 if self.seats & (1 << s):
                     k -= 1
                     if k == 0:
+                        # turned to face its seat, which says whose it is: no bar (it would
+                        # sit on the digits' bottom row)
                         screens.number_for_seat(fb, s, self.values[s], self.colour(s), 1)
-                        screens.side_bar(fb, s, SEAT_COLOURS[s], 2)
             return
         scale = 2 if w >= 32 else 1
         for s in range(4):
