@@ -2,6 +2,7 @@
 
 import pytest
 
+from layerlight import startup
 from layerlight_tools import cards, simcore
 from layerlight_tools.firmware_files import DEFAULT_DECK
 from mpy import run_micropython
@@ -41,7 +42,7 @@ def test_the_device_shows_the_error_glyph_and_keeps_the_deck_it_had(name):
     dev = simcore.make_device(files, 16, 16, 1, None, 2, logs.append)
     had = dev.deck_path
     assert had is not None
-    assert dev.load_deck("decks/" + name) is False
+    assert startup.check_deck(dev, "decks/" + name) is False
     assert dev.deck_path == had
     sim = simcore.Simulator(dev, frames=True)
     s = sim.state()

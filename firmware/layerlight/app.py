@@ -8,6 +8,8 @@
 from layerlight import buttons, font, modes, persist, screens
 from layerlight.buttons import Buttons
 from layerlight.rng import Rng
+from layerlight.runtime import forget_modules, print_exception
+from layerlight.screens import ERR_MODE, ERR_SAVED
 from layerlight.sound import Sound
 
 FRAME_MS = 40          # redraw at 25 fps (at once after a button event)
@@ -17,30 +19,16 @@ MISSED = 0x80          # a sample the hardware could not take (backends/__init__
 ERROR_SHOW_MS = 4000
 PRESS_LIGHT_MS = 150   # how long a press lights its spot on the matrix
 
-# short codes shown on the matrix next to the error glyph
-ERR_DECK = 1
-ERR_MODE = 2
-ERR_NO_GAME = 3
-ERR_SAVED = 4      # a saved file on flash was damaged (it was ignored)
-
 FINAL_PHASES = ("final", "result")  # a game there has ended: the play log takes it when it is left
 PAUSE_ITEMS = ("RESUME", "SCORES", "END")
 # offered while the mode has something to take back (its can_undo() says so)
 PAUSE_ITEMS_UNDO = ("RESUME", "UNDO", "SCORES", "END")
 
 
-def print_exception(e, log):
-    """The traceback on the console (MicroPython and CPython spell this differently)."""
-    import sys
-    if hasattr(sys, "print_exception"):
-        sys.print_exception(e)
-    else:  # CPython: the simulator and the Raspberry Pi
-        import traceback  # pyright: ignore[reportMissingImports]
-        log("".join(traceback.format_exception(e)).rstrip())
-
-
 class Device:
     """The whole device above the hardware layer."""
+
+    FRAME_MS = FRAME_MS  # for host_link's frame timing
 
     def __init__(self, hw, cfg, seed=1):
         self.hw = hw
@@ -83,14 +71,6 @@ class Device:
     def _bad_file(self, message):
         self.fail(ERR_SAVED, message)
 
-    def apply_settings(self, values):
-        from layerlight.modes.settings import KEYS
-        for key in KEYS:
-            if key in values and isinstance(values[key], type(self.cfg[key])):
-                self.cfg[key] = values[key]
-        self.sound.enabled = bool(self.cfg["sound"])
-        self.hw.set_brightness(min(self.cfg["brightness"], self.cfg.get("brightness_cap", 1.0)))
-
     def save_game(self):
         """The running game to flash (a new file renamed over the old one)."""
         game = self.game
@@ -106,8 +86,9 @@ class Device:
     def flush_outbox(self):
         for name, obj in self.game.outbox:
             persist.save(self.storage, name, obj, self.log)
-            if name == persist.SETTINGS:
-                self.apply_settings(obj)
+            if name == persist.SETTINGS:  # only the settings menu writes them: it is loaded
+                from layerlight.modes.settings import apply
+                apply(self, obj)
         del self.game.outbox[:]
 
     def drop_game(self):
@@ -136,27 +117,25 @@ class Device:
         return self.game_time() - self.played_from
 
     def play_record(self, ended):
-        """The running game as a play log record (ended: "final", or "end" from the pause
-        menu), or None; written by write_play once the mode is let go."""
-        game = self.game
-        if game is None or self.game_name not in modes.GAMES:
+        """The running game as a play log record (ended: "final", or "end" from the
+        pause menu), or None if it has not ended; written by write_play once the mode
+        is let go, so the log's code never adds to a mode's peak heap."""
+        if self.game is None or self.game_name not in modes.GAMES:
             return None
+        if ended == "final" and getattr(self.game, "phase", None) not in FINAL_PHASES:
+            return None
+        from layerlight.play_record import record_of
         try:
-            from layerlight.play_record import record_of
-            ms = self.played_ms() if self.ended_ms is None else self.ended_ms
-            return record_of(game, self.game_name, ms, ended, self.hw.date())
+            return record_of(self, ended)
         except Exception as e:  # a record the mode cannot give must not lose the game's end
             print_exception(e, self.log)
             return None
 
     def write_play(self, record):
-        """Append a record to the play log, the mode already dropped: the log's code is
-        loaded only now and let go at once, so it never adds to a mode's peak heap."""
-        if record is None:
-            return
-        from layerlight import playlog
-        playlog.PlayLog(self.storage, self.log).append(record)
-        forget_modules(["layerlight.playlog", "layerlight.play_record"])
+        if record is not None:
+            from layerlight.playlog import PlayLog
+            PlayLog(self.storage, self.log).append(record)
+            forget_modules(("layerlight.playlog", "layerlight.play_record"))
 
     def game_over(self):
         """A game ended normally: nothing left to resume."""
@@ -171,33 +150,10 @@ class Device:
 
     # --- decks and errors -------------------------------------------------
 
-    def load_deck(self, path):
-        """Check a Layers deck and use it from now on (startup.check_deck)."""
-        from layerlight import startup
-        return startup.check_deck(self, path)
-
     def open_deck(self, kind, report=True):
-        """The deck of a kind ("layers", "otlo") for the mode about to run; None
-        (and, if `report`, the error on the matrix) when it cannot be used."""
-        deck = self.decks.get(kind)
-        if deck is not None:
-            return deck
-        from layerlight.deckfile import DeckError
-        try:
-            if kind == "layers":
-                if self.deck_path is None:
-                    return None  # its error was shown at boot
-                from layerlight.deck import Deck
-                deck = Deck(self.hw.storage, self.deck_path)
-            else:
-                from layerlight.otlo_deck import OtloDeck
-                deck = OtloDeck(self.hw.storage, self.cfg["otlo_deck"])
-        except (DeckError, ImportError) as e:
-            if report:
-                self.fail(ERR_DECK, str(e))
-            return None
-        self.decks[kind] = deck
-        return deck
+        """The deck of a kind ("layers", "otlo") for the mode about to run (launch.open_deck)."""
+        from layerlight import launch
+        return launch.open_deck(self, kind, report)
 
     def fail(self, code, message):
         """An error glyph and code on the matrix, the message on the console and in the
@@ -221,46 +177,12 @@ class Device:
     def start_game(self, name, seats=None, first_player=None, saved=None):
         """Start a mode (or resume a saved game: saved = what save_game wrote)."""
         if self.game is not None:  # a game kept from before the menu gives way to this one
-            record = None
-            if getattr(self.game, "phase", None) in FINAL_PHASES:
-                record = self.play_record("final")  # it had ended: only its last screen is left
+            record = self.play_record("final")  # if it had ended: only its last screen was left
             self.drop_game()
             self.write_play(record)
-        kind = modes.deck_kind(name)
-        deck = None
-        if kind is not None:
-            # the Layers deck's own error was shown at boot; another kind's is shown now
-            deck = self.open_deck(kind, kind != "layers")
-            if deck is None:
-                if kind == "layers":
-                    self.fail(ERR_NO_GAME, "no usable deck: cannot start " + name)
-                return
-        plays = None
-        if name == "history":
-            from layerlight import playlog
-            plays = playlog.PlayLog(self.storage, self.log)
-        ctx = modes.Context(self.cfg, deck, self.rng, self.sound, self.log, self.bests, plays)
-        try:
-            if saved is not None:
-                self.rng.state = saved["rng"]
-                game = modes.mode_class(name)(ctx, None, None, saved["snap"])
-            else:
-                game = modes.mode_class(name)(ctx, seats, first_player)
-            game.set_screen(self.fb)
-        except Exception as e:
-            print_exception(e, self.log)
-            self.fail(ERR_MODE, "%s could not start: %s" % (name, e))
-            return
-        self.game = game
-        self.game_name = name
-        self.where = "game"
-        self.paused_total = 0
-        self.played_from = self.game_time() - (saved.get("ms", 0) if saved is not None else 0)
-        if saved is not None:
-            game.resumed(self.game_time())
-            self.log("resumed %s" % name)
-        elif name in modes.GAMES:
-            self.save_game()
+        from layerlight import launch
+        self.game = launch.start(self, name, seats, first_player, saved)
+        forget_modules(("layerlight.launch",))  # not needed while the game runs
 
     def resume(self):
         """Back into the kept game, or the one saved on flash (after a power cut)."""
@@ -325,7 +247,7 @@ class Device:
             self.save_game()
         if game.done:
             if self.game_name in modes.GAMES:
-                record = self.play_record("final") if getattr(game, "phase", None) in FINAL_PHASES else None
+                record = self.play_record("final")
                 self.game_over()
                 self.write_play(record)
             else:
@@ -516,31 +438,7 @@ class Device:
         return None
 
 
-def forget_modules(names):
-    """Drop modules (and their names on their packages) so their memory can go.
-
-    Only on MicroPython, where bytecode is heap. On CPython (the simulator, a
-    Pi) memory is plenty, and the host tools running in the same process keep
-    these modules' classes (DeckError...): a second copy would not match them."""
-    import sys
-    if sys.implementation.name != "micropython":
-        return
-    for name in names:
-        if name in sys.modules:
-            del sys.modules[name]
-        package, leaf = name.rsplit(".", 1)
-        parent = sys.modules.get(package)
-        if parent is not None and hasattr(parent, leaf):
-            delattr(parent, leaf)
-
-
-def load_config(storage, log=print):
-    """The settings (startup.load_config)."""
-    from layerlight import startup
-    return startup.load_config(storage, log)
-
-
 def boot(hw=None, storage=None, seed=None):
     """Load the config, open the hardware and return the Device (not yet running)."""
     from layerlight import startup
-    return startup.boot(hw, storage, seed)
+    return startup.boot(Device, hw, storage, seed)

@@ -65,7 +65,7 @@ def _valid(key, value, default):
                     return False
         return True
     if key in coop_cards.TABLES:
-        return True  # checked once every key is read (coop_cards.problem), to say what is wrong
+        return True  # checked once every key is read (cards_problem), to say what is wrong
     if key == "paper_tokens":
         return True  # checked once every key is read (paper_tokens_problem), to say what is wrong
     if key == "coop_turn_s":
@@ -199,6 +199,24 @@ def paper_tokens_problem(table):
     return None
 
 
+def cards_problem(cards, need):
+    """What is wrong with a table of player cards, in a few words; None if nothing."""
+    if not isinstance(cards, list):
+        return "expected a list of cards, each a list of three colours"
+    if len(cards) < need:
+        return "%d card(s), at least %d needed" % (len(cards), need)
+    for i in range(len(cards)):
+        card = cards[i]
+        if not isinstance(card, list) or len(card) != 3:
+            return "card %d is not a list of three colours" % (i + 1)
+        for c in card:
+            if c not in coop_cards.COLOURS:
+                return "card %d: unknown colour %r (one of %s)" % (i + 1, c, ", ".join(coop_cards.COLOURS))
+        if card[0] == card[1] or card[0] == card[2] or card[1] == card[2]:
+            return "card %d has a colour twice" % (i + 1)
+    return None
+
+
 def load(storage, log=print):
     """Settings from the config file over the defaults; problems are logged, never raised."""
     cfg = defaults()
@@ -228,7 +246,7 @@ def load(storage, log=print):
             log("config: bad value for 'panels' ignored (%s), the matrix is mapped as one panel" % problem)
             cfg["panels"] = None
     for key in coop_cards.TABLES:
-        problem = coop_cards.problem(cfg[key], coop_cards.TABLES[key][1])
+        problem = cards_problem(cfg[key], coop_cards.TABLES[key][1])
         if problem:
             log("config: bad value for %r ignored (%s), the box's cards are used" % (key, problem))
             cfg[key] = coop_cards.default(key)

@@ -17,9 +17,18 @@ from array import array
 class FrameBuffer:
     """W x H pixels in wire order; colours are ints 0xRRGGBB."""
 
-    def __init__(self, width, height, table=None, cap=1.0, order="RGB"):
+    def __init__(self, width, height, table=None, cap=1.0, order="RGB", like=None):
         self.width = width
         self.height = height
+        if like is not None:  # a view turned to face a seat (turned): like's pixels and cap, another table
+            self.buf = like.buf
+            self._blank = like._blank
+            self.table = table
+            self.ro, self.go, self.bo = like.ro, like.go, like.bo
+            self.scale = like.scale
+            self.generation = like.generation
+            self.views = like.views
+            return
         self.buf = bytearray(width * height * 3)
         self._blank = bytes(width * height * 3)
         self.table = table if table is not None else array("H", range(width * height))
@@ -47,8 +56,8 @@ class FrameBuffer:
         while drawing). A matrix that is not square turns only half round (P3)."""
         view = self.views[seat]
         if view is None:
-            from layerlight.turned_view import TurnedView  # only the modes that turn screens load it
-            view = self.views[seat] = TurnedView(self, seat)
+            from layerlight.turned_view import turned_table  # only the modes that turn screens load it
+            view = self.views[seat] = FrameBuffer(self.width, self.height, turned_table(self, seat), like=self)
         return view
 
     def clear(self):

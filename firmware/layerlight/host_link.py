@@ -150,12 +150,11 @@ def answer(obj):
 
 def begin(dev, seed, game, players):
     """A new Device on the same hardware, as the simulator makes one (simcore.make_device)."""
-    from layerlight.app import Device
     from layerlight import startup
     dev.hw.tone(0)
     dev.drop_game()
     cfg = startup.load_config(dev.storage)
-    new = Device(dev.hw, cfg, seed)
+    new = type(dev)(dev.hw, cfg, seed)  # app.Device, not imported: app imports this module
     if game:
         new.start_game(game, list(range(players)), 0)
     return new
@@ -165,7 +164,7 @@ def timed_render(dev, link):
     """Make the device's render time itself: the slowest first drawing (a button
     event came in its step), the slowest steady drawing, and the slowest strip
     write (its wire time is set by the WS2812 protocol, not by the chip's speed)."""
-    from layerlight.app import FRAME_MS
+    FRAME_MS = dev.FRAME_MS
     render = dev.render
     hw = dev.hw
     last = [0]

@@ -6,9 +6,11 @@
 # the log's code.
 
 
-def record_of(game, name, ms, ended, date):
-    """A finished game as a record (without its number): what the trace knows of
-    it (the mode's state()) and the mode's own breakdown (its result_detail())."""
+def record_of(dev, ended):
+    """The device's running game as a record (without its number): what the trace
+    knows of it (the mode's state()) and the mode's own breakdown (result_detail())."""
+    game = dev.game
+    ms = dev.played_ms() if dev.ended_ms is None else dev.ended_ms
     s = game.state()
     seats = s["seats"]
     scores = s["scores"]
@@ -21,11 +23,11 @@ def record_of(game, name, ms, ended, date):
     deck = getattr(game.ctx, "deck", None)
     mission = s.get("mission")
     return {
-        "mode": name, "seats": seats, "scores": scores, "winners": winners,
+        "mode": dev.game_name, "seats": seats, "scores": scores, "winners": winners,
         "tie_break": s.get("tie_break"),
         "detail": detail() if detail is not None else None,
         "played": {"deck": None if deck is None else "%08x" % (deck.crc & 0xFFFFFFFF),
                    "level": None if mission is None else mission.get("level")},
         "rounds": rounds() if rounds is not None else (s.get("round") or 0),
-        "ms": ms, "ended": ended, "date": date,
+        "ms": ms, "ended": ended, "date": dev.hw.date(),
     }

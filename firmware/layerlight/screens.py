@@ -197,6 +197,13 @@ def first_player(fb, seat, now):
     font.draw_char(fb, "1", (fb.width - 3) // 2, (fb.height - 5) // 2, SEAT_COLOURS[seat], SEAT_ROT[seat])
 
 
+# short codes shown on the matrix next to the error glyph
+ERR_DECK = 1
+ERR_MODE = 2
+ERR_NO_GAME = 3
+ERR_SAVED = 4      # a saved file on flash was damaged (it was ignored)
+
+
 def error(fb, code):
     """The error glyph and a short numeric code."""
     w = fb.width

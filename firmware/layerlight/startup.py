@@ -5,6 +5,8 @@
 # that needs a deck opens it itself, app.Device.open_deck).
 
 from layerlight import modes, persist
+from layerlight.runtime import forget_modules
+from layerlight.screens import ERR_DECK
 
 
 def load_config(storage, log=print):
@@ -14,15 +16,13 @@ def load_config(storage, log=print):
     (a few KB) would otherwise stay in the heap for the whole game.
     """
     from layerlight import config
-    from layerlight.app import forget_modules
     cfg = config.load(storage, log)
-    forget_modules(("layerlight.config", "layerlight.boards", "layerlight.power"))
+    forget_modules(("layerlight.config", "layerlight.boards", "layerlight.power", "layerlight.coop_cards"))
     return cfg
 
 
-def boot(hw=None, storage=None, seed=None):
-    """Load the config, open the hardware and return the Device (not yet running)."""
-    from layerlight.app import Device
+def boot(Device, hw=None, storage=None, seed=None):
+    """Load the config, open the hardware and return a Device (app.Device, not yet running)."""
     if storage is None:
         from layerlight.storage import FileStorage
         storage = FileStorage("")
@@ -41,10 +41,10 @@ def boot(hw=None, storage=None, seed=None):
 
 def prepare(dev):
     """The Device's state from flash: settings, bests, the deck, a saved game."""
-    from layerlight.app import forget_modules
     saved = persist.load(dev.storage, persist.SETTINGS, dev._bad_file)
     if isinstance(saved, dict):
-        dev.apply_settings(saved)
+        from layerlight.modes.settings import apply
+        apply(dev, saved)
     dev.bests = persist.load(dev.storage, persist.BESTS, dev._bad_file) or {}
     check_deck(dev, dev.cfg["deck"])
     dev.saved = saved_game(dev)
@@ -54,13 +54,12 @@ def prepare(dev):
     dev.decks.clear()
     forget_modules(("layerlight.modes.settings", "layerlight.deck", "layerlight.geometry",
                     "layerlight.deckfile", "layerlight.otlo_deck", "layerlight.strip_map",
-                    "layerlight.startup"))
+                    "layerlight.launch", "layerlight.startup"))
 
 
 def check_deck(dev, path):
     """Check a Layers deck and use it from now on; on failure keep the one we
     had and show the error (once: the modes that need no deck still run)."""
-    from layerlight.app import ERR_DECK
     from layerlight.deck import Deck
     from layerlight.deckfile import DeckError
     try:

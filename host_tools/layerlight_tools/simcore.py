@@ -182,8 +182,8 @@ def make_device(files, width=16, height=16, seed=1, game=None, players=2, log=No
 
     Pass `storage` (a MemoryStorage) to boot again over the same flash, as after a power cut.
     """
-    from layerlight.app import Device, load_config
-
+    from layerlight.app import Device
+    from layerlight.startup import load_config
     if storage is None:
         storage = MemoryStorage(files)
     hw = SimHardware(width, height, storage, log)

@@ -73,11 +73,11 @@ def mode_class(name):
 class Context:
     """What a mode gets from the device: settings, the open deck, randomness and sound."""
 
-    def __init__(self, cfg, deck, rng, sound, log=print, bests=None, plays=None):
+    def __init__(self, cfg, deck, rng, sound, log=print, bests=None, storage=None):
         self.cfg = cfg
         self.deck = deck
         self.rng = rng
         self.sound = sound
         self.log = log
         self.bests = bests if bests is not None else {}
-        self.plays = plays  # the play log (playlog.PlayLog): HISTORY reads it
+        self.storage = storage  # the device's files (HISTORY reads the play log from them)

@@ -20,11 +20,15 @@
 # LOOP + the loop packed in bits, so a whole game stays a few hundred bytes of
 # RAM and of flash.
 
-from layerlight import buttons, coop_cards, endings, font, persist, screens
+from layerlight import buttons, endings, font, persist, screens
+from layerlight.coop_cards import COLOURS
 from layerlight.modes.keeper import GREY, TALLY_STEP_MS, KeeperGame, big_number, count_entry, fill_edge, \
     menu_word, number_width
+from layerlight.runtime import forget_modules
 
-COLOURS = coop_cards.COLOURS
+# Only the colour names are kept: the box's card tables are read when the cards
+# are dealt (deal) and let go again, so a game's heap does not carry them.
+forget_modules(("layerlight.coop_cards",))
 # The colours as the LEDs show them. WS2812 light is linear in the value sent,
 # so a channel at half value is half the light and looks far brighter than
 # half to the eye: orange needs much less green than on a screen (or it reads
@@ -114,10 +118,15 @@ class Mode(KeeperGame):
         """A card each, at random, from the set for this many players (2: white, 3-4: black)."""
         key = "coop_white" if len(self.seats) == 2 else "coop_black"
         cards = self.ctx.cfg.get(key)
-        problem = coop_cards.problem(cards, len(self.seats))
-        if problem:
-            self.ctx.log("coop: %s for %d players: %s, the box's cards are used" % (key, len(self.seats), problem))
+        n = len(self.seats)
+        # the cards themselves were checked at boot (config.cards_problem); how many a
+        # table needs depends on its players
+        if not isinstance(cards, list) or len(cards) < n:
+            self.ctx.log("coop: %s for %d players: %d card(s), at least %d needed, the box's cards are used"
+                         % (key, n, len(cards or ()), n))
+            from layerlight import coop_cards
             cards = coop_cards.default(key)
+            forget_modules(("layerlight.coop_cards",))
         self.table = [[COLOURS.index(c) for c in card] for card in cards]
         order = list(range(len(self.table)))
         self.rng.shuffle(order)

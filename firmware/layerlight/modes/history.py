@@ -30,7 +30,7 @@ class Mode:
         self.done = False
         self.dirty = False
         self.outbox = []
-        self.plays = ctx.plays
+        self.plays = None if ctx.storage is None else playlog.PlayLog(ctx.storage, ctx.log)
         # each good record, oldest first (the two files hold up to 2 KEEP - 1 of them)
         self.offsets = array("I")   # where it starts
         self.in_old = bytearray()   # 1 where it is in the older file

@@ -18,6 +18,17 @@ ITEMS = (
 KEYS = [key for _, key, _ in ITEMS if key]
 
 
+def apply(dev, values):
+    """Saved settings onto the device's config (at boot, and as the menu changes them):
+    kept here, not in app.py, so their code is in memory only while it runs."""
+    cfg = dev.cfg
+    for key in KEYS:
+        if key in values and isinstance(values[key], type(cfg[key])):
+            cfg[key] = values[key]
+    dev.sound.enabled = bool(cfg["sound"])
+    dev.hw.set_brightness(min(cfg["brightness"], cfg.get("brightness_cap", 1.0)))
+
+
 class Mode:
     name = "settings"
     HANDLERS = {}

@@ -15,7 +15,7 @@ from layerlight.strip_map import config_map
 
 def device_config(settings=None, board="pico"):
     """The settings a device with this layerlight.json runs with (defaults filled in, as at boot)."""
-    from layerlight.app import load_config
+    from layerlight.startup import load_config
     from layerlight_tools.simcore import MemoryStorage
     text = dict(settings or {})
     text["board"] = board
