@@ -61,6 +61,8 @@ class Device:
         self.host = None          # a host's requests (host_link), once one asks
         self.played_from = 0      # game time the running game's clock counts from
         self.ended_ms = None      # how long it had been played when it reached its final
+        self.plays_last = 0       # the play log's last number (startup reads it)
+        self.game_n = 0           # the running game's number in the play log, given at its start
         from layerlight import startup  # what only boot needs, let go afterwards
         startup.prepare(self)
         import sys
@@ -80,8 +82,12 @@ class Device:
             return
         deck = game.ctx.deck
         self.saved = {"game": self.game_name, "deck": None if deck is None else deck.crc,
-                      "rng": self.rng.state, "snap": snap, "ms": self.played_ms()}
+                      "rng": self.rng.state, "snap": snap, "ms": self.played_ms(), "n": self.game_n}
+        record = self.play_record("final")
+        if record is not None:  # at its final: logged even if the power goes before it is left
+            self.saved["record"] = record
         persist.save(self.storage, persist.GAME, self.saved, self.log)
+        self.saved.pop("record", None)  # kept on flash only: the game in memory gives it again
 
     def flush_outbox(self):
         for name, obj in self.game.outbox:
@@ -130,16 +136,35 @@ class Device:
         except Exception as e:  # a record the mode cannot give must not lose the game's end
             print_exception(e, self.log)
             return None
+        finally:
+            forget_modules(("layerlight.play_record",))
 
     def write_play(self, record):
         if record is not None:
             from layerlight.playlog import PlayLog
-            PlayLog(self.storage, self.log).append(record)
+            n = PlayLog(self.storage, self.log).append(record)
+            if n is not None:
+                self.plays_last = n
             forget_modules(("layerlight.playlog", "layerlight.play_record"))
 
-    def game_over(self):
-        """A game ended normally: nothing left to resume."""
+    def give_way(self):
+        """A new mode starts: a game kept from before the menu is let go. One that had
+        ended (only its final screen was left), in memory or saved at its final before a
+        power cut, is logged and over: it cannot be resumed (and logged) again."""
+        record = self.play_record("final")
+        if record is None and self.game is None and self.saved is not None:
+            record = self.saved.get("record")
+        if record is not None:
+            self.game_over(record)
+        elif self.game is not None:
+            self.drop_game()
+
+    def game_over(self, record=None):
+        """A game ended: its record (play_record) goes into the play log, then nothing is
+        left to resume. In that order: a power cut between the two leaves the saved
+        game, which is logged when the next mode starts (once: it has its number)."""
         self.drop_game()
+        self.write_play(record)
         self.saved = None
         self.where = "menu"
         self.menu_index = 0
@@ -176,10 +201,10 @@ class Device:
 
     def start_game(self, name, seats=None, first_player=None, saved=None):
         """Start a mode (or resume a saved game: saved = what save_game wrote)."""
-        if self.game is not None:  # a game kept from before the menu gives way to this one
-            record = self.play_record("final")  # if it had ended: only its last screen was left
+        if saved is None:
+            self.give_way()
+        elif self.game is not None:
             self.drop_game()
-            self.write_play(record)
         from layerlight import launch
         self.game = launch.start(self, name, seats, first_player, saved)
         forget_modules(("layerlight.launch",))  # not needed while the game runs
@@ -248,8 +273,7 @@ class Device:
         if game.done:
             if self.game_name in modes.GAMES:
                 record = self.play_record("final")
-                self.game_over()
-                self.write_play(record)
+                self.game_over(record)
             else:
                 self.drop_game()
                 self.where = "menu"
@@ -348,8 +372,7 @@ class Device:
                 self.after_game_call()
             elif choice == "END":
                 record = self.play_record("end")
-                self.game_over()
-                self.write_play(record)
+                self.game_over(record)
             else:
                 self.where = "game"
                 if choice == "SCORES" and hasattr(self.game, "show_scores"):

@@ -63,6 +63,11 @@ def start(dev, name, seats, first_player, saved):
     dev.where = "game"
     dev.paused_total = 0
     dev.played_from = dev.game_time() - (saved.get("ms", 0) if saved is not None else 0)
+    # its number in the play log, known from the start: the record is written once
+    # even if the game is offered again after a power cut (playlog.PlayLog.append)
+    dev.game_n = saved.get("n", 0) if saved is not None else 0
+    if not dev.game_n:
+        dev.game_n = dev.plays_last + 1
     if saved is not None:
         game.resumed(dev.game_time())
         dev.log("resumed %s" % name)

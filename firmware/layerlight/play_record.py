@@ -7,7 +7,7 @@
 
 
 def record_of(dev, ended):
-    """The device's running game as a record (without its number): what the trace
+    """The device's running game as a record (numbered when it started): what the trace
     knows of it (the mode's state()) and the mode's own breakdown (result_detail())."""
     game = dev.game
     ms = dev.played_ms() if dev.ended_ms is None else dev.ended_ms
@@ -29,5 +29,5 @@ def record_of(dev, ended):
         "played": {"deck": None if deck is None else "%08x" % (deck.crc & 0xFFFFFFFF),
                    "level": None if mission is None else mission.get("level")},
         "rounds": rounds() if rounds is not None else (s.get("round") or 0),
-        "ms": ms, "ended": ended, "date": dev.hw.date(),
+        "ms": ms, "ended": ended, "date": dev.hw.date(), "n": dev.game_n,
     }

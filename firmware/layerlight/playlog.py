@@ -135,17 +135,32 @@ class PlayLog:
                 f.close()
         return last
 
-    def append(self, record):
-        """Number the record, append it, rotate when LOG is full. Returns its number,
-        or None when the flash refused (logged; the game goes on)."""
+    def last_number(self):
+        """The number of the last record logged (0: none yet)."""
         try:
             if self.count < 0:
                 self._survey()
+        except OSError as e:
+            self.log("could not read %s: %s" % (LOG, e))
+        return self.last
+
+    def append(self, record):
+        """Number the record, append it, rotate when LOG is full. Returns its number;
+        None when the flash refused (logged; the game goes on) or when the record
+        already has a number the log holds: a game is numbered when it starts
+        (Device.game_n), and one saved at its final whose saved file could not be
+        removed is offered again, but logged once."""
+        try:
+            if self.count < 0:
+                self._survey()
+            given = record.get("n", 0)
+            if 0 < given <= self.last:
+                return None
             if self.count >= KEEP:
                 self.storage.rename(LOG, OLD)
                 self.count = 0
                 self.torn = False
-            n = self.last + 1
+            n = max(given, self.last + 1)  # a gap where a record was lost to a power cut
             record["n"] = n
             data = persist.encode(record)
             if self.torn:

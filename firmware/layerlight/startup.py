@@ -48,13 +48,15 @@ def prepare(dev):
     dev.bests = persist.load(dev.storage, persist.BESTS, dev._bad_file) or {}
     check_deck(dev, dev.cfg["deck"])
     dev.saved = saved_game(dev)
+    from layerlight.playlog import PlayLog  # the next game's number (its head and tail are read)
+    dev.plays_last = PlayLog(dev.storage, dev.log).last_number()
     # What boot needed once (this module, the settings menu's keys, the deck
     # readers, the strip map the hardware layer made its table with) is let
     # go: each mode loads what it uses when it starts.
     dev.decks.clear()
     forget_modules(("layerlight.modes.settings", "layerlight.deck", "layerlight.geometry",
                     "layerlight.deckfile", "layerlight.otlo_deck", "layerlight.strip_map",
-                    "layerlight.launch", "layerlight.startup"))
+                    "layerlight.launch", "layerlight.playlog", "layerlight.startup"))
 
 
 def check_deck(dev, path):
