@@ -172,7 +172,7 @@ def test_a_damaged_record_in_the_middle_is_skipped_and_counted_the_rest_kept(tmp
     records, bad = playlog.parse(path.read_bytes())
     assert bad == 1 and [r["n"] for r in records] == [1, 2, 4, 5]
     seen = []
-    assert log.scan(lambda rec, name, at: seen.append(rec["n"])) == 1
+    assert log.scan(lambda n, mode, winners, name, at: seen.append(n)) == 1
     assert seen == [1, 2, 4, 5]
     assert playlog.PlayLog(storage).append(record()) == 6  # and the device goes on logging
 

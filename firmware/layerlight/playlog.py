@@ -16,28 +16,112 @@
 # seats, scores, winners, tie_break, detail, played, rounds, ms, ended, date.
 
 from layerlight import persist
+from layerlight.crc import crc32
 
 LOG = "plays.log"
 OLD = "plays.old"
 KEEP = 500
 TAIL = 512  # bytes read from the end of LOG to find its last record
+CHUNK = 512  # bytes read at a time when going through a file
+
+
+def record(line):
+    """The record a line holds, or None if it is damaged."""
+    try:
+        rec = persist.decode(line)
+    except ValueError:
+        return None
+    if isinstance(rec, dict) and isinstance(rec.get("n"), int):
+        return rec
+    return None
+
+
+def glance(line):
+    """(n, mode, winners) of a record's line, or None if it is damaged: checked
+    (its CRC), but read without decoding the whole record, as HISTORY opens
+    over hundreds of them. The device writes these keys only at a record's top
+    level, spelt as looked for here; a line where they are not found so is
+    decoded in full."""
+    if len(line) < 10 or line[8:9] != b" ":
+        return None
+    body = line[9:].rstrip(b"\n")
+    try:
+        if crc32(body) & 0xFFFFFFFF != int(line[:8], 16):
+            return None
+        i = body.find(b'"mode": "')
+        j = body.find(b'"winners": [')
+        k = body.find(b'"n": ')
+        if i >= 0 and j >= 0 and k >= 0:
+            mode = body[i + 9:body.find(b'"', i + 9)].decode()
+            inner = body[j + 12:body.find(b"]", j)].decode()
+            end = body.find(b",", k)
+            n = int(body[k + 5:end if end > k else len(body) - 1].decode())
+            return n, mode, [int(w) for w in inner.split(",")] if inner else []
+    except ValueError:
+        pass
+    rec = record(line)
+    return None if rec is None else (rec["n"], rec.get("mode"), rec.get("winners") or [])
+
+
+def split(f, at=0):
+    """(offset, line) for each line of an open file from `at` (where it is).
+
+    Read a chunk at a time: MicroPython's readline() reads a file one byte per
+    call into the filesystem, which made opening HISTORY over a full log take
+    a third of its time finding line ends."""
+    rest = b""
+    while True:
+        chunk = f.read(CHUNK)
+        if not chunk:
+            break
+        data = rest + chunk if rest else chunk
+        start = 0
+        end = data.find(b"\n")
+        while end >= 0:
+            yield at, data[start:end + 1]
+            at += end + 1 - start
+            start = end + 1
+            end = data.find(b"\n", start)
+        rest = data[start:]
+    if rest:
+        yield at, rest
 
 
 def lines(f):
     """(offset, record or None if damaged) for each line of an open file."""
-    at = 0
+    for at, line in split(f):
+        yield at, record(line)
+
+
+def skip_lines(f, keep):
+    """Seek an open file to the start of its last `keep` lines; returns that offset."""
+    lines_in = 0
+    torn = False
     while True:
-        line = f.readline()
-        if not line:
-            return
-        try:
-            rec = persist.decode(line)
-            if not isinstance(rec, dict) or not isinstance(rec.get("n"), int):
-                rec = None
-        except ValueError:
-            rec = None
-        yield at, rec
-        at += len(line)
+        chunk = f.read(CHUNK)
+        if not chunk:
+            break
+        lines_in += chunk.count(b"\n")
+        torn = not chunk.endswith(b"\n")
+    left = lines_in + torn - keep  # a last line with no end is a line too
+    f.seek(0)
+    at = 0
+    while left > 0:
+        chunk = f.read(CHUNK)
+        if not chunk:
+            break
+        n = chunk.count(b"\n")
+        if n < left:
+            left -= n
+            at += len(chunk)
+            continue
+        end = -1
+        while left:
+            end = chunk.find(b"\n", end + 1)
+            left -= 1
+        at += end + 1
+    f.seek(at)
+    return at
 
 
 def parse(data):
@@ -176,19 +260,29 @@ class PlayLog:
         return n
 
     def scan(self, each):
-        """each(record, file name, offset) for every good record, oldest first;
-        returns how many lines were damaged (skipped)."""
+        """each(n, mode, winners, file name, offset) for every good record among the
+        last KEEP lines of the two files, oldest first (glance); returns how many of
+        those were damaged.
+        The older lines of OLD are only counted, never decoded: HISTORY opens over
+        KEEP records at most, not the 2 KEEP - 1 the files can hold."""
         bad = 0
+        try:
+            if self.count < 0:
+                self._survey()  # LOG's lines, from its head and tail
+        except OSError:
+            self.count = 0
         for name in (OLD, LOG):
             f = self._open(name)
             if f is None:
                 continue
             try:
-                for at, rec in lines(f):
-                    if rec is None:
+                at = skip_lines(f, KEEP - self.count) if name == OLD else 0
+                for at, line in split(f, at):
+                    seen = glance(line)
+                    if seen is None:
                         bad += 1
                     else:
-                        each(rec, name, at)
+                        each(seen[0], seen[1], seen[2], name, at)
             finally:
                 f.close()
         return bad

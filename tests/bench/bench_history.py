@@ -20,12 +20,13 @@ def measure():
 
 def main():
     f = measure()
-    print("a play log of %s games (%.1f KB on flash), RP2040 estimates (wasm time scaled by a calibration loop;"
-          % (f["games"], int(f["log_bytes"]) / 1024))
+    print("a full play log: plays.old with 500 games and plays.log with 499, %.1f KB on flash (HISTORY shows the"
+          " last %s);" % (int(f["log_bytes"]) / 1024, f["games"]))
+    print("RP2040 estimates (wasm time scaled by a calibration loop;")
     print("the flash's own write time is not in them: LittleFS on the emulated Pico, `make bench pico`, has it)")
     print("  append a record, first after boot (surveys the log's head and tail): %s ms" % f["append_first_ms"])
     print("  append a record, next ones:                                     %s ms" % f["append_ms"])
-    print("  open HISTORY (one pass over the log, a record at a time):        %s ms" % f["open_ms"])
+    print("  open HISTORY (the last 500 lines checked and glanced at, a chunk at a time): %s ms" % f["open_ms"])
     print("  turn a page (B: one record read):                                %s ms" % f["turn_ms"])
     worst = max(float(f["draw_ms"]), float(f["draw_first_ms"]))
     print("  draw a page, steady (copied back) / first (after B):              %s / %s ms  (target < %.1f ms; %s)" % (

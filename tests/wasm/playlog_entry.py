@@ -20,7 +20,7 @@ for i in range(playlog.KEEP + 20):
     log.append(record(i))
 print("files", sorted(os.listdir("/flash")))
 seen = []
-print("bad", log.scan(lambda rec, name, at: seen.append(rec["n"])))
+print("bad", log.scan(lambda n, mode, winners, name, at: seen.append(n)))
 print("kept", len(seen), seen[0], seen[-1])
 # a bit flipped in the newer file's second line
 with open("/flash/plays.log", "rb") as f:
@@ -32,6 +32,6 @@ with open("/flash/plays.log", "wb") as f:
 again = playlog.PlayLog(st, print)
 print("next", again.append(record(99)))
 seen = []
-print("bad", again.scan(lambda rec, name, at: seen.append(rec["n"])))
+print("bad", again.scan(lambda n, mode, winners, name, at: seen.append(n)))
 print("last", seen[-3:])
 print("at", again.read_at(playlog.LOG, 0)["n"])

@@ -15,6 +15,8 @@ from layerlight.endings import LOSER
 from layerlight.screens import SEAT_COLOURS, WHITE
 
 MODES = ("layers", "layers-plus", "time-attack", "time-attack-plus", "otlo", "coop", "paper-world")
+KIND = {MODES[i]: i for i in range(len(MODES))}  # opening reads every record: a lookup, not a search
+SEAT_BIT = {1: 1, 2: 2, 3: 4, 4: 8}
 LETTERS = "LLTTOCP"
 PLUS = (False, True, False, True, False, False, False)
 SMALL_PAGE_MS = 1200  # 8x8: the mode's letter, then each seat's number in turn
@@ -62,14 +64,14 @@ class Mode:
         self.number = 0             # the record's n (0 on a wins page)
         self.turn_to(0)
 
-    def _note(self, rec, name, at):
+    def _note(self, n, mode, winners, name, at):
         self.offsets.append(at)
         self.in_old.append(1 if name == playlog.OLD else 0)
-        self.kinds.append(MODES.index(rec["mode"]) if rec.get("mode") in MODES else 255)
+        self.kinds.append(KIND.get(mode, 255))
         bits = 0
-        for seat in rec.get("winners") or ():
-            if isinstance(seat, int) and 1 <= seat <= 4:
-                bits |= 1 << (seat - 1)
+        for seat in winners:
+            if seat in SEAT_BIT:
+                bits |= SEAT_BIT[seat]
         self.won.append(bits)
 
     def games(self):
