@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from layerlight import modes, persist
 from layerlight_tools import firmware_files, simcore
 from layerlight_tools.pico import session, target, wire
 
@@ -120,6 +121,12 @@ def play_on_pico(flashed, folder, script, game, players, seed, **kw):
 
 
 GAMES = pico_games.games()
+# after each game, HISTORY from the menu: the game just logged on LittleFS, then back
+HISTORY = "\n".join(["wait 400"] + ["press B"] * modes.names().index("history") + ["press A", "wait 300", "press A"])
+
+
+def with_history(script):
+    return script.rstrip("\n") + "\n" + HISTORY
 
 
 @pytest.fixture(scope="module")
@@ -130,7 +137,7 @@ def played(flashed, tmp_path_factory):
         folder = str(tmp_path_factory.mktemp(name))
         # clean edges: a bounce read can count a change one instant late, as on a board
         # (test_a_long_contact_bounce_is_one_press); the simulator knows no bounce
-        return name, play_on_pico(flashed, folder, script, game, players, seed, bounce=False)
+        return name, play_on_pico(flashed, folder, with_history(script), game, players, seed, bounce=False)
     with ThreadPoolExecutor(max_workers=max(2, min(4, os.cpu_count() or 2))) as pool:
         return dict(pool.map(one, GAMES))
 
@@ -139,16 +146,22 @@ def played(flashed, tmp_path_factory):
 def test_every_mode_plays_on_the_pico_as_in_the_simulator(entry, played):
     name, script, game, players, seed = entry
     device = played[name]
-    expected = sim_trace(script, game, players, seed)
+    expected = sim_trace(with_history(script), game, players, seed)
     assert len(device) == len(expected)
-    lines = [line for line in script.split("\n") if line.split("#")[0].strip()]
+    lines = [line for line in with_history(script).split("\n") if line.split("#")[0].strip()]
     for i, ((report, frame), (state, wire_frame)) in enumerate(zip(device, expected)):
         got = session.trace_state(report, frame, None)
         assert got == state, "line %d (%s): the Pico's state differs\nPico: %s\nsim:  %s" % (
             i + 1, lines[i], json.dumps(got), json.dumps(state))
         assert frame == wire_frame, "line %d (%s) at t=%d: the frame on the data pin differs" % (
             i + 1, lines[i], state["t"])
-    assert device[-2][0]["phase"] in ("final", "result")  # the game was played to its end
+    end = len(device) - len(HISTORY.split("\n"))
+    assert device[end - 2][0]["phase"] in ("final", "result")  # the game was played to its end
+    assert device[end - 1][0]["game"] == "menu"
+    # written to the play log on LittleFS and read back by HISTORY on the Pico
+    page = device[-2][0]
+    assert page["game"] == "history" and page["games"] == 1 and page["record"] == 1 and page["mode"] == game
+    assert page["scores"] == device[end - 2][0]["scores"]
     assert device[-1][0]["game"] == "menu"
 
 
@@ -254,3 +267,59 @@ def test_a_power_cut_during_a_save_loses_no_saved_score(flashed, tmp_path):
     resumed = reports[-1]
     assert resumed["game"] == game and resumed["phase"] != "error", resumed
     assert resumed["scores"] in allowed, "write %d of %s cut" % (write, save)
+
+
+def test_a_power_cut_while_a_game_is_logged_loses_nothing_and_logs_it_once(flashed, tmp_path):
+    """Time attack to its result, then A: the record is appended to plays.log and the saved
+    game removed. The power goes at a random moment of those flash writes; on the next boot
+    HISTORY holds the game exactly once (the saved game, still there, carries its record and
+    its number: it is logged when the next mode starts, or seen to be logged already)."""
+    name, script, game, players, seed = GAMES[2]
+    assert game == "time-attack"
+    lines = [line for line in script.split("\n") if line]
+    image = str(tmp_path / "flash.bin")
+
+    def run(cut=None):
+        pico = target.power_on(flashed["uf2"], flashed["rom"], image)
+        marks = []
+        try:
+            pico.run_ms(500)
+            if cut is not None:
+                pico.cut_at(*cut)
+            game_on = session.Session(pico, bounce=False)
+            game_on.begin(seed, game, players)
+            try:
+                game_on.play(session.Timeline().read(lines + ["wait 1000"]),
+                             lambda r, f, no: marks.append((r["_us"], len(pico.flash_writes), r)))
+            except Exception:
+                assert cut is not None and pico.cut is not None  # the power went mid-script
+            return marks, list(pico.flash_writes)
+        finally:
+            pico.close(keep=cut is not None)
+
+    shutil.copyfile(flashed["image"], image)
+    marks, writes = run()
+    assert marks[-3][2]["phase"] == "result" and marks[-2][2]["game"] == "menu"
+    before = marks[-3][1]  # the writes made up to the result, the line before A
+    leaving = [n for us, n in writes if n > before]
+    assert leaving, "leaving the result made no flash write"
+
+    rng = random.Random(int(os.environ.get("LAYERLIGHT_CUT_SEED", "20")))
+    write = rng.choice(leaving)
+    shutil.copyfile(flashed["image"], image)
+    run((write, rng.randint(0, 400)))
+
+    pico = target.power_on(flashed["uf2"], flashed["rom"], image)
+    try:
+        pico.run_ms(1500)
+        game_on = session.Session(pico)
+        game_on.begin(1, "history", 0)  # the next mode to start: HISTORY, its first page
+        reports = []
+        game_on.play(session.Timeline().read(["wait 100"]), lambda r, f, no: reports.append(r))
+    finally:
+        pico.close()
+    page = reports[-1]
+    where = "write %d of %s cut" % (write, leaving)
+    assert page["game"] == "history", where
+    assert page["games"] == 1 and page["record"] == 1 and page["mode"] == game, (where, page)
+    assert page["scores"] == marks[-3][2]["scores"], where
