@@ -38,6 +38,7 @@ package(
         "modes/__init__.py",
         "modes/base.py",
         "modes/coop.py",
+        "modes/coop_screens.py",
         "modes/history.py",
         "modes/keeper.py",
         "modes/layers.py",

@@ -20,31 +20,22 @@
 # LOOP + the loop packed in bits, so a whole game stays a few hundred bytes of
 # RAM and of flash.
 
-from layerlight import buttons, endings, font, persist, screens
+from layerlight import buttons, endings, persist
 from layerlight.coop_cards import COLOURS
-from layerlight.modes.keeper import GREY, TALLY_STEP_MS, KeeperGame, big_number, count_entry, fill_edge, \
-    menu_word, number_width
+from layerlight.modes import coop_screens as S
+from layerlight.modes.coop_screens import LED, NONE, PAGE_MS, SCORES_PAGE_MS  # noqa: F401 (LED: tests, tools)
+from layerlight.modes.keeper import TALLY_STEP_MS, KeeperGame
 from layerlight.runtime import forget_modules
 
 # Only the colour names are kept: the box's card tables are read when the cards
 # are dealt (deal) and let go again, so a game's heap does not carry them.
 forget_modules(("layerlight.coop_cards",))
-# The colours as the LEDs show them. WS2812 light is linear in the value sent,
-# so a channel at half value is half the light and looks far brighter than
-# half to the eye: orange needs much less green than on a screen (or it reads
-# yellow), and purple little red (or it reads pink). Checked at the default
-# brightness as CIEDE2000 differences (tests/test_coop.py, README "CO.OP colours").
-LED = (0x0040FF, 0x00FF00, 0xFFA000, 0xFF2000, 0xFF0830, 0x6000FF)
-BELOW_ZERO = tuple((c >> 2) & 0x3F3F3F for c in LED)  # a colour below zero: its stub, a quarter of the light
-NONE = 6                    # a loop without colour: only O and X symbols
 ALL_COLOURS = [0, 1, 2, 3, 4, 5]  # solo: every colour scores
 LOOP_CHOICES = COLOURS + ("none",)
 ACTIONS = ("next", "loop", "skip")
 CARDS = 72                  # builder cards to place after the starting card
 MAX_COUNT = 20              # the most dots, O or X one loop can be given
 SHOW_LOOP_MS = 1000         # a loop's colour stays on show this long once its total has counted up
-SCORES_PAGE_MS = 1500       # the pause menu's SCORES: one colour (then the cards left) per page
-PAGE_MS = 1500              # 8x8: the board shows the bars, then each seat's total, in turn
 LAST_SECONDS_MS = 5000      # the turn timer beeps every second at the end
 
 # actions in the log
@@ -462,35 +453,11 @@ class Mode(KeeperGame):
                 out.append(loop)
         return out
 
-    # --- screens (draw allocates nothing: every picture is made of ints) ------------
+    # --- screens (coop_screens.py) -----------------------------------------------
 
     def set_screen(self, fb):
         KeeperGame.set_screen(self, fb)
-        w, h = fb.width, fb.height
-        side = min(w, h)
-        self.layout = screens.Layout(w, h, 1, fb)
-        self.num_scale = 2 if side >= 32 else 1
-        depth = font.GLYPH_H * self.num_scale
-        region = side - 2 * depth if side >= 16 else 6
-        self.bar_w = max(1, region // 6)
-        self.bar_h = region
-        self.bar_x0 = (w - 6 * self.bar_w) // 2
-        self.bar_y0 = (h - region) // 2
-        self.unit = max(1, side // 16)  # the colour picker's grid (0 on 8x8: its own layout)
-        self.ring_lit = bytearray(len(self.layout.ring_busy))
-
-    def draw_turn(self, fb, now):
-        if self.choice_index != 0:  # B moved the highlight off `next`: the action's word
-            menu_word(fb, self.choice_labels[self.choice_index], self.seat_colour(), now - self.since)
-        elif self.show_colour >= 0:
-            self.draw_colour_total(fb, self.show_colour, LED[self.show_colour], self.shown_points[self.show_colour])
-        else:
-            self.draw_board(fb, now, False)
-
-    def draw_final(self, fb, now):
-        """The end (endings.final_board): every seat's total facing it, the winners' blinking,
-        the chequered flag where the colour bars were (their totals: SCORES in the pause menu)."""
-        endings.final_board(fb, self.seats, self.shown, self.win_bits, now - self.since, now)
+        S.setup(self, fb)
 
     def motion(self, now):
         phase = self.phase
@@ -514,152 +481,13 @@ class Mode(KeeperGame):
         return KeeperGame.motion(self, now)
 
     def draw_over(self, fb, now):
-        if self.timer_left is not None and self.phase == "turn" and not self.choice_index and self.show_colour < 0:
-            screens.timer_ring(fb, self.layout, self.timer_left, self.turn_total, now)
-
-    def draw_board(self, fb, now, final):
-        """Each seat's total facing it (the seat to play in its colour, the others grey; at the end
-        the winners in their colours), the six colour bars in the middle (drawn once, then copied)."""
-        seats = self.seats
-        small = self.width < 16
-        page = (now // PAGE_MS) % (len(seats) + 1) if small else 0
-        turn = self.turn_seat()
-        if not small or page > 0:
-            for i in range(len(seats)):
-                seat = seats[i]
-                if small and i != page - 1:
-                    continue
-                lit = self.win_bits & (1 << seat) if final else seat == turn
-                colour = screens.SEAT_COLOURS[seat] if lit else GREY
-                screens.number_for_seat(fb, seat, self.shown[seat], colour, self.num_scale)
-        if not small or page == 0:
-            self.draw_bars(fb)
-        if small and page == 0:
-            for i in range(len(seats)):
-                seat = seats[i]
-                if (final and self.win_bits & (1 << seat)) or (not final and seat == turn):
-                    screens.side_bar(fb, seat, screens.SEAT_COLOURS[seat], 4)
-        if not small and self.timer_left is not None:
-            self.mark_sand_busy(fb)
-
-    def draw_bars(self, fb):
-        """A bar per colour, blue to purple; one pixel is a point while the top colour fits, then the
-        top colour fills its bar and the others are in proportion. Below zero: a stub of the
-        colour at a quarter of its light (grey is what seats' totals are drawn in)."""
-        top = 1
-        for c in range(6):
-            if self.shown_points[c] > top:
-                top = self.shown_points[c]
-        height = self.bar_h
-        bw = self.bar_w
-        bottom = self.bar_y0 + height - 1
-        for c in range(6):
-            v = self.shown_points[c]
-            x = self.bar_x0 + c * bw
-            if v < 0:
-                fb.rect(x, bottom, bw, 1, BELOW_ZERO[c])
-                continue
-            n = v if top <= height else max(1, (v * height + top // 2) // top) if v else 0
-            fb.rect(x, bottom + 1 - n, bw, n, LED[c])
-
-    def mark_sand_busy(self, fb):
-        """The sand leaves the seat totals alone: the ring pixels they light, and two more on either
-        side along the ring, so it never runs through a number or touches one."""
-        layout = self.layout
-        layout.mark_busy(fb)
-        busy = layout.ring_busy
-        lit = self.ring_lit
-        lit[:] = busy
-        n = len(busy)
-        for k in range(n):
-            if lit[k]:
-                for d in range(-2, 3):
-                    busy[(k + d) % n] = 1
-
-    def draw_colour_total(self, fb, c, colour, value):
-        """One total as large as it fits, in its colour, the edge lit in that colour."""
-        w, h = fb.width, fb.height
-        scale = 3 if w >= 32 else 2 if w >= 16 else 1
-        while scale > 1 and number_width(value, scale) > w - 2:
-            scale -= 1
-        if w >= 16:
-            fill_edge(fb, self.layout, colour)
-        else:
-            fb.rect(0, h - 1, w, 1, colour)
-        big_number(fb, value, (w - number_width(value, scale)) // 2, (h - font.GLYPH_H * scale) // 2, colour, scale)
-    def draw_scores(self, fb, now):
-        page = ((now - self.since) // SCORES_PAGE_MS) % 7
-        if page < 6:
-            self.draw_colour_total(fb, page, LED[page], self.points[page])
-        else:
-            self.draw_colour_total(fb, page, GREY, self.cards_left)
-
-    def draw_cards(self, fb, now):
-        """Each seat's card: its three colours as squares along its edge, read from its seat."""
-        w = self.width
-        q = 1 if w < 16 else 2 if w < 32 else 4
-        gap = 1 if q < 4 else 2
-        total = 3 * q + 2 * gap
-        for k in range(len(self.seats)):
-            seat = self.seats[k]
-            card = self.table[self.held[k]]
-            for i in range(3):
-                seat_square(fb, seat, i * (q + gap), total, q, LED[card[i]])
-        if (now // 500) % 2:
-            s = 2 if w >= 32 else 1
-            font.draw_char(fb, "A", (w - font.GLYPH_W * s) // 2, (self.height - font.GLYPH_H * s) // 2, GREY, 0, s)
-
-    def draw_first_player(self, fb, now):
-        screens.first_player(fb, self.first, now)
-
-    def draw_colour_choice(self, fb, now):
-        """The colour on offer as a block (none: O X), the six (or seven) in a row below with the
-        highlighted one marked, so look-alike colours are seen side by side; the seat's side lit."""
-        w, h = self.width, self.height
-        items = self.choice_items
-        n = len(items)
-        i = self.choice_index
-        for_loop = self.phase == "loop_for"
-        screens.side_bar(fb, 0, self.seat_colour(), min(w, h) // 2)  # drawn for P1, turned to the seat
-        u = self.unit if w >= 16 else 0
-        if u:
-            if i < 6:
-                fb.rect(4 * u, 2 * u, 8 * u, 7 * u, LED[i])
-            if i == NONE or for_loop:
-                # the O and X of a loop without colour (on the block when its colour is chosen)
-                font.draw_text(fb, "OX", (w - 7 * u) // 2, 3 * u, screens.WHITE, 0, u)
-            x0 = (w - 2 * u * n) // 2
-            for k in range(n):
-                fb.rect(x0 + 2 * u * k, 11 * u, 2 * u, 2 * u, LED[k] if k < 6 else GREY)
-            fb.rect(x0 + 2 * u * i, 13 * u, 2 * u, u, screens.WHITE)
-        else:  # 8x8: a dark row between the six and the seat's edge, whose colour may be one of them
-            fb.rect(2, 1, 4, 3, LED[i] if i < 6 else GREY)
-            x0 = (w - n) // 2
-            for k in range(n):
-                if k != i or (now // 300) % 2:
-                    fb.rect(x0 + k, 5, 1, 1, LED[k] if k < 6 else GREY)
+        S.draw_over(self, fb, now)
 
     def draw_entry(self, fb, now):
-        count_entry(fb, self.entry_value, self.entry_what, self.seat_colour(), now, LED[self.loop_colour])
-
-
-def seat_square(fb, seat, along, total, q, colour):
-    """A q x q square on the edge of `seat`, `along` pixels from the left end (as the seat sees
-    it) of a run `total` pixels long centred on that edge."""
-    w, h = fb.width, fb.height
-    span = w if seat % 2 == 0 else h
-    u = (span - total) // 2 + along
-    if seat == 0:
-        fb.rect(u, h - q, q, q, colour)
-    elif seat == 2:
-        fb.rect(w - u - q, 0, q, q, colour)
-    elif seat == 1:
-        fb.rect(0, u, q, q, colour)
-    else:
-        fb.rect(w - q, h - u - q, q, q, colour)
+        S.draw_entry(self, fb, now)
 
 
 Mode.HANDLERS.update({"cards": Mode.on_cards, "first_player": Mode.on_first_player, "scores": Mode.on_scores})
-Mode.DRAWERS.update({"turn": Mode.draw_turn, "final": Mode.draw_final, "cards": Mode.draw_cards,
-                     "first_player": Mode.draw_first_player, "loop_colour": Mode.draw_colour_choice,
-                     "loop_for": Mode.draw_colour_choice, "scores": Mode.draw_scores})
+Mode.DRAWERS.update({"turn": S.draw_turn, "final": S.draw_final, "cards": S.draw_cards,
+                     "first_player": S.draw_first_player, "loop_colour": S.draw_colour_choice,
+                     "loop_for": S.draw_colour_choice, "scores": S.draw_scores})
