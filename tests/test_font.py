@@ -214,3 +214,20 @@ def test_clipping_outside_fb_does_not_raise():
         font.draw_number(fb, -4567, 5, -2, RED, rot=rot)
     assert all(0 <= x < 8 and 0 <= y < 8 for x, y in fb.lit)
     assert fb.lit  # some of it was on screen
+
+
+@pytest.mark.parametrize("rot", [0, 90, 180, 270])
+def test_a_glyph_wholly_on_the_matrix_and_one_clipped_at_its_edges_agree(rot):
+    """A glyph wholly on the matrix takes a quicker path (no clipping to check) than one
+    partly off it: both light the same pixels, every glyph, every turn, on a matrix that
+    is not square (its rows are not its columns)."""
+    w, h = 7, 9
+    for ch in font.CHARS:
+        home = FakeFB(w, h)
+        font.draw_char(home, ch, 1, 2, RED, rot=rot)
+        assert home.lit or ch == " "
+        for dx, dy in ((-1, 0), (0, -2), (4, 0), (0, 6), (-3, -3), (5, 7)):
+            moved = FakeFB(w, h)
+            font.draw_char(moved, ch, 1 + dx, 2 + dy, RED, rot=rot)
+            want = {(x + dx, y + dy) for x, y in home.lit if 0 <= x + dx < w and 0 <= y + dy < h}
+            assert set(moved.lit) == want, (ch, rot, dx, dy)

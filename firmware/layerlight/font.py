@@ -138,6 +138,30 @@ def _draw_glyph(fb, g, x, y, color, q, s):
     go = fb.go
     bo = fb.bo
     base = g * GLYPH_H
+    bw = GLYPH_H if q & 1 else GLYPH_W
+    if s == 1 and x >= 0 and y >= 0 and x + bw <= width and y + (GLYPH_W + GLYPH_H - bw) <= height:
+        # Wholly on the matrix at one LED a font pixel (most text): font pixel (c, r)
+        # is LED index start + c * step_c + r * step_r, with no clipping to check.
+        if q == 0:
+            start, step_c, step_r = y * width + x, 1, width
+        elif q == 1:
+            start, step_c, step_r = y * width + x + GLYPH_H - 1, width, -1
+        elif q == 2:
+            start, step_c, step_r = (y + GLYPH_H - 1) * width + x + GLYPH_W - 1, -1, -width
+        else:
+            start, step_c, step_r = (y + GLYPH_W - 1) * width + x, -width, 1
+        for r in range(GLYPH_H):
+            bits = _GLYPHS[base + r] - 48
+            if not bits:
+                continue
+            at = start + r * step_r
+            for c in range(GLYPH_W):
+                if bits & (4 >> c):
+                    j = table[at + c * step_c] * 3
+                    buf[j + ro] = cr
+                    buf[j + go] = cg
+                    buf[j + bo] = cb
+        return
     for r in range(GLYPH_H):
         bits = _GLYPHS[base + r] - 48
         if not bits:
