@@ -151,7 +151,7 @@ def test_the_final_is_never_the_winners_turn_screen(make, size):
 def test_paper_world_final_starts_on_the_totals_whatever_the_clock():
     """The pages run from the moment the game ends: a second into the final it shows the totals
     page (the flag, or the D of the tie-break taking turns with it), at any time of the clock."""
-    from layerlight.modes import paper_world
+    from layerlight.modes import paper_world_screens
     script, game, players = scenario_lib.paper_world_game()
     head = script.rsplit("wait 2000", 1)[0]
     for extra in (0, 700, 2300, 4100):
@@ -159,7 +159,7 @@ def test_paper_world_final_starts_on_the_totals_whatever_the_clock():
                                           + "wait 1000\n", game, players, (16, 16))
         first = [rows for _, line, state, rows in frames if state["phase"] == "final"][-1]
         g = table_view.grid(first)
-        assert has_flag(g) or any(paper_world.TIE_BREAK in row for row in g), extra
+        assert has_flag(g) or any(paper_world_screens.TIE_BREAK in row for row in g), extra
 
 
 # --- colours ----------------------------------------------------------------------------------------

@@ -624,9 +624,10 @@ def test_the_board_shows_whose_turn_the_tokens_the_scissors_and_the_turns_left()
     dev.render()
     fb = dev.fb
     game = dev.game
-    white = fb.get(game.column_x(0), 4)
-    assert white and fb.get(game.column_x(0), 10) == white  # objective 1: four tokens left
-    col = game.column_x(1)
+    from layerlight.modes.paper_world_screens import column_x
+    white = fb.get(column_x(game, 0), 4)
+    assert white and fb.get(column_x(game, 0), 10) == white  # objective 1: four tokens left
+    col = column_x(game, 1)
     top, second = fb.get(col, 4), fb.get(col, 6)
     assert top != white and second != white and top != second  # objective 2: P1's and P2's colours
     assert fb.get(col, 8) == white and fb.get(col, 10) == white
