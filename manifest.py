@@ -46,6 +46,7 @@ package(
         "modes/otlo.py",
         "modes/otlo_screens.py",
         "modes/paper_world.py",
+        "modes/paper_world_screens.py",
         "modes/settings.py",
         "modes/table.py",
         "modes/time_attack.py",

@@ -142,6 +142,7 @@ def _draw_glyph(fb, g, x, y, color, q, s):
     if s == 1 and x >= 0 and y >= 0 and x + bw <= width and y + (GLYPH_W + GLYPH_H - bw) <= height:
         # Wholly on the matrix at one LED a font pixel (most text): font pixel (c, r)
         # is LED index start + c * step_c + r * step_r, with no clipping to check.
+        # Below, the rest: larger text, and glyphs partly off the matrix (scrolling).
         if q == 0:
             start, step_c, step_r = y * width + x, 1, width
         elif q == 1:
@@ -184,15 +185,6 @@ def _draw_glyph(fb, g, x, y, color, q, s):
             else:
                 dx = r
                 dy = GLYPH_W - 1 - c
-            if s == 1:  # most text: one LED a font pixel, no block loops
-                px = x + dx
-                py = y + dy
-                if 0 <= px < width and 0 <= py < height:
-                    j = table[py * width + px] * 3
-                    buf[j + ro] = cr
-                    buf[j + go] = cg
-                    buf[j + bo] = cb
-                continue
             px = x + dx * s
             py = y + dy * s
             for yy in range(py, py + s):

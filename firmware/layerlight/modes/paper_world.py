@@ -18,22 +18,18 @@
 # seat included, so a power cut during the final entry resumes at the seat
 # being entered, and an undo reaches every action, down to the counts.
 
-from layerlight import buttons, endings, font, screens
-from layerlight.modes.keeper import GREY, KeeperGame, big_number, menu_word
+from layerlight import buttons
+from layerlight.modes import paper_world_screens as S
+from layerlight.modes.keeper import KeeperGame
+from layerlight.modes.paper_world_screens import DRAWN, FIRST_PLAYER_MS, PAGE_MS, PARTS
 
 OBJECTIVE_CARDS = 10        # the objective cards in the box, numbered 1-10
-DRAWN = 3                   # objectives in play
-FIRST_PLAYER_MS = 1800      # the first-player draw spins this long (as in Layers)
-PAGE_MS = 1500              # `final`: the totals, then each part of the score, a page each
-TIE_BREAK = 0x00E0E0        # the D of a tie broken on discards: no seat's colour, not white or grey
 ACTIONS = ("next", "objective", "scissors", "end")
 FINAL_ROUND_ACTIONS = ("next", "objective", "scissors")  # the end is triggered once
 COUNTS = ("stars", "hand", "discard")
 MAXIMA = (99, 9, 60)        # the most each count can be (hand: 9 cards, the rulebook's limit); a
                             # total stays within 3 characters, so it fits facing its seat on 16x16
 SCISSORS_POINTS = 2
-PARTS = "SOHDX"             # `final` pages: stars, objectives, hand, discard, scissors (the letter shown)
-FINAL_MARK = screens.RING   # the corners in the final round: one per turn left
 
 # actions in the log
 NEXT = 0
@@ -78,6 +74,7 @@ class Mode(KeeperGame):
         self.num_x = [0, 0, 0]      # the objectives screen: where each number starts
         self.num_w = [0, 0, 0]
         self.final_text = ["", "", "", ""]
+        self.small = False          # an 8x8 matrix (paper_world_screens.setup says)
         KeeperGame.__init__(self, ctx, seats, first_player, saved)
 
     # --- set-up -------------------------------------------------------------
@@ -121,7 +118,7 @@ class Mode(KeeperGame):
             if drawn != before:
                 break
         self.objectives = drawn
-        self.place_numbers()
+        S.place_numbers(self)
 
     def on_objectives(self, b, now):
         if b == buttons.B:
@@ -145,7 +142,7 @@ class Mode(KeeperGame):
     def setup_restore(self, snap):
         self.objectives = snap["objectives"]
         self.tokens = snap["tokens"]
-        self.place_numbers()
+        S.place_numbers(self)
 
     # --- play: the state worked out from the log ------------------------------
 
@@ -413,40 +410,11 @@ class Mode(KeeperGame):
             return SCISSORS_POINTS if self.scissors == seat else 0
         return self.entries[k][0 if p == 0 else p - 1]  # stars, hand, discard
 
-    # --- screens (draw allocates nothing: positions are worked out in set_screen or on a change) ---
+    # --- screens (paper_world_screens.py) ------------------------------------------
 
     def set_screen(self, fb):
         KeeperGame.set_screen(self, fb)
-        w, h = fb.width, fb.height
-        side = min(w, h)
-        self.small = side < 16
-        u = 1 if side < 32 else side // 16
-        self.unit = u
-        self.num_scale = 2 if side >= 32 else 1
-        if self.small:
-            self.col_w = 1
-            self.col_x0 = (w - 5) // 2 + 1
-            self.col_step = 2
-            self.tok_step = 1
-        else:
-            self.col_w = 2 * u
-            self.col_step = 3 * u
-            self.col_x0 = (w - 8 * u) // 2
-            self.tok_step = 2 * u
-        self.place_numbers()
-
-    def place_numbers(self):
-        """Where the objectives screen puts the three numbers: side by side, spread out."""
-        s = 2 if self.width >= 32 else 1
-        total = 0
-        for i in range(len(self.objectives)):
-            self.num_w[i] = (len(str(self.objectives[i])) * font.ADVANCE - 1) * s
-            total += self.num_w[i]
-        gap = max(s, min(3 * s, (self.width - total) // 3))
-        x = (self.width - total - 2 * gap) // 2
-        for i in range(len(self.objectives)):
-            self.num_x[i] = x
-            x += self.num_w[i] + gap
+        S.setup(self, fb)
 
     def motion(self, now):
         """What a screen shows that moves with time alone (keeper.py redraws a cached screen when it changes)."""
@@ -471,194 +439,7 @@ class Mode(KeeperGame):
             return (k * 2 + blink) * 12 + (t // 80) % 12
         return KeeperGame.motion(self, now)
 
-    def column_x(self, i):
-        return self.col_x0 + i * self.col_step
-
-    def draw_objectives_screen(self, fb, now):
-        """The numbers of the objective cards drawn, lowest first (lay the cards out that way), each
-        underlined; the first player's edge lit (P2's or P4's below the numbers, which reach the
-        sides). 8x8: one number at a time, its place in the row below."""
-        w, h = self.width, self.height
-        first = self.first
-        colour = screens.SEAT_COLOURS[first]
-        if self.small:
-            i = (now // 900) % DRAWN
-            v = self.objectives[i]
-            font.draw_number(fb, v, (w - (7 if v >= 10 else 3)) // 2, 1, screens.WHITE)
-            for k in range(DRAWN):
-                fb.pixel(self.column_x(k), h - 2, screens.WHITE if k == i else GREY)
-            if first % 2 == 0:
-                screens.side_bar(fb, first, colour, w)
-            return
-        s = self.num_scale
-        y = (h - font.GLYPH_H * s) // 2 - 2 * s
-        below = y + (font.GLYPH_H + 2) * s
-        for i in range(DRAWN):
-            font.draw_number(fb, self.objectives[i], self.num_x[i], y, screens.WHITE, 0, s)
-            fb.rect(self.num_x[i], below, self.num_w[i], s, GREY)
-        if first % 2 == 0:
-            screens.seat_spotlight(fb, first, now, False)
-        else:
-            fb.rect(0 if first == 1 else w - 1, below + 2 * s, 1, h - below - 2 * s, colour)
-
-    def draw_first_player(self, fb, now):
-        # spin around the seats, slowing down, and land on the drawn one (as Layers does)
-        t = now - self.since
-        if t < FIRST_PLAYER_MS - 600:
-            k = self.seats.index(self.first) + (t * t) // 90000
-            screens.seat_spotlight(fb, self.seats[k % len(self.seats)], now, False)
-        else:
-            screens.first_player(fb, self.first, now)
-
-    def draw_turn(self, fb, now):
-        if self.choice_index != 0:  # B moved the highlight off `next`: the action's word
-            menu_word(fb, self.choice_labels[self.choice_index], self.seat_colour(), now - self.since)
-            return
-        self.draw_board(fb)
-
-    def draw_board(self, fb):
-        """Whose turn (that seat's edge), the three objectives as columns of tokens (white: still
-        there, highest on top; a seat's colour: taken by that seat), the scissors as an X on its
-        holder's edge, and in the final round a corner lit for each turn left."""
-        seat = self.turn_seat()
-        screens.side_bar(fb, seat, screens.SEAT_COLOURS[seat], min(self.width, self.height))
-        if self.final_round:
-            self.draw_turns_left(fb, self.turns_left)
-        self.draw_columns(fb)
-        if self.scissors >= 0:
-            self.draw_scissors(fb, self.scissors)
-
-    def draw_turns_left(self, fb, left):
-        """The final round: one corner of the matrix per turn left (clockwise from P1's left)."""
-        w, h = self.width, self.height
-        u = self.unit
-        for k in range(left):
-            x = 0 if k == 0 or k == 1 else w - u
-            y = 0 if k == 1 or k == 2 else h - u
-            fb.rect(x, y, u, u, FINAL_MARK)
-
-    def draw_columns(self, fb):
-        """The objectives' tokens, highest on top: white while there, the taker's colour once taken."""
-        n = len(self.tokens)
-        step = self.tok_step
-        u = self.unit
-        y0 = (self.height - (n - 1) * step - u) // 2
-        for i in range(len(self.claimed)):
-            x = self.column_x(i)
-            c = self.claimed[i]
-            for k in range(n):
-                fb.rect(x, y0 + k * step, self.col_w, u, screens.SEAT_COLOURS[c[k]] if k < len(c) else screens.WHITE)
-
-    def draw_scissors(self, fb, seat):
-        """An X on the holder's edge, in the middle (8x8: two white pixels there)."""
-        if self.small:
-            screens.seat_point(fb, seat, 0, 0, screens.WHITE)
-            screens.seat_point(fb, seat, -1, 0, screens.WHITE)
-            return
-        w, h = self.width, self.height
-        u = self.unit
-        size = 3 * u
-        if seat == 0:
-            x, y = (w - size) // 2, h - size
-        elif seat == 2:
-            x, y = (w - size) // 2, 0
-        elif seat == 1:
-            x, y = 0, (h - size) // 2
-        else:
-            x, y = w - size, (h - size) // 2
-        for k in range(3):
-            fb.rect(x + k * u, y + k * u, u, u, screens.WHITE)
-            fb.rect(x + (2 - k) * u, y + k * u, u, u, screens.WHITE)
-
-    def draw_claim(self, fb, now):
-        """The objective on offer, its number large; below, the three objectives' places with it
-        marked (the others this seat may claim grey); the claiming seat's side lit."""
-        w, h = self.width, self.height
-        edge = self.seat_colour()  # drawn for P1, turned to the seat
-        item = self.choice_items[self.choice_index]
-        place = 0
-        for i in range(DRAWN):
-            if self.objectives[i] == item:
-                place = i
-        s = 1 if self.small else 2 * self.unit
-        width = (7 if item >= 10 else 3) * s
-        if item >= 10 and width > w - 2:
-            s = 1
-            width = 7
-        if self.small:
-            screens.side_bar(fb, 0, edge, 4)
-            font.draw_number(fb, item, (w - width) // 2, 1, screens.WHITE)
-            y = h - 2
-        else:
-            screens.side_bar(fb, 0, edge, min(w, h))
-            big_number(fb, item, (w - width) // 2, 2 * self.unit, screens.WHITE, s)
-            y = h - 3 * self.unit
-        for i in range(DRAWN):
-            colour = 0
-            if i == place:
-                colour = screens.WHITE if (now // 300) % 2 == 0 else GREY
-            else:
-                for j in range(len(self.choice_items)):
-                    if self.choice_items[j] == self.objectives[i]:
-                        colour = GREY
-            if colour:
-                fb.rect(self.column_x(i), y, self.col_w, 1 if self.small else self.unit, colour)
-
-    def draw_scores(self, fb, now):
-        screens.scores(fb, self.seats, self.scores, now)
-
-    def draw_final(self, fb, now):
-        """From the moment the game ends: the totals first and longest, each seat's facing it
-        (winners blinking between their colour and white, a seat to play is steady; the others
-        grey) with the chequered flag in the middle, or, when the fewest discards broke a tie, a
-        D in TIE_BREAK taking turns with it. Then a page per part of the score: its letter in the
-        middle (S stars, O objectives, H hand, D discard, X scissors) and each seat's count facing
-        it. 8x8: each seat's total in turn, then the flag with the winners' edges."""
-        seats = self.seats
-        n = len(seats)
-        t = now - self.since
-        blink = (t // 400) % 2
-        if self.small:
-            k = (t // (2 * PAGE_MS)) % (n + 1)
-            if k == n:
-                endings.end_flag(fb, 2, 2, 1)
-                endings.winner_edges(fb, self.win_bits, now)
-                if self.tie_break == "discard" and blink:
-                    font.draw_char(fb, "D", 3, 2, TIE_BREAK)  # over the flag, every other blink
-                return
-            seat = seats[k]
-            lit = self.win_bits & (1 << seat)
-            colour = (screens.WHITE if blink else screens.SEAT_COLOURS[seat]) if lit else GREY
-            v = self.shown[seat]
-            if -10 < v < 100:
-                screens.number_for_seat(fb, seat, v, colour, 1)
-                return
-            text = self.final_text[k]  # three characters do not fit: they scroll by
-            span = font.text_width(text) + self.width
-            font.draw_scrolling(fb, text, 1, colour, (t // 80) % span - self.width)
-            return
-        page = (t // PAGE_MS) % (len(PARTS) + 3)
-        page = 0 if page < 3 else page - 2  # the totals stay up three times as long
-        s = self.num_scale
-        for k in range(n):
-            seat = seats[k]
-            if page == 0:
-                lit = self.win_bits & (1 << seat)
-                colour = (screens.WHITE if blink else screens.SEAT_COLOURS[seat]) if lit else GREY
-                screens.number_for_seat(fb, seat, self.shown[seat], colour, s)
-            else:
-                screens.number_for_seat(fb, seat, self.part(k, page - 1), screens.SEAT_COLOURS[seat], s)
-        cx = (self.width - font.GLYPH_W * s) // 2
-        cy = (self.height - font.GLYPH_H * s) // 2
-        if page > 0:
-            font.draw_char(fb, PARTS[page - 1], cx, cy, screens.WHITE, 0, s)
-        elif self.tie_break == "discard" and (t // 800) % 2:
-            font.draw_char(fb, "D", cx, cy, TIE_BREAK, 0, s)
-        else:
-            endings.end_flag(fb, (self.width - 4 * s) // 2, (self.height - 4 * s) // 2, s)
-
 
 Mode.HANDLERS.update({"objectives": Mode.on_objectives, "scores": Mode.on_scores})
-Mode.DRAWERS.update({"first_player": Mode.draw_first_player, "objectives": Mode.draw_objectives_screen,
-                     "turn": Mode.draw_turn, "claim": Mode.draw_claim, "scores": Mode.draw_scores,
-                     "final": Mode.draw_final})
+Mode.DRAWERS.update({"first_player": S.draw_first_player, "objectives": S.draw_objectives_screen,
+                     "turn": S.draw_turn, "claim": S.draw_claim, "scores": S.draw_scores, "final": S.draw_final})
