@@ -210,6 +210,51 @@ def saves_in(script, game, players, seed):
     return out
 
 
+def play_cut(flashed, image, lines, seed, game, players, cut=None):
+    """Play lines on the image from a power-on, the power cut at (flash write, us) if given:
+    ([(report's emulated us, flash writes so far, report)] a line, [(us, write number)])."""
+    pico = target.power_on(flashed["uf2"], flashed["rom"], image)
+    marks = []
+    try:
+        pico.run_ms(500)
+        if cut is not None:
+            pico.cut_at(*cut)
+        game_on = session.Session(pico, bounce=False)
+        game_on.begin(seed, game, players)
+        try:
+            game_on.play(session.Timeline().read(lines),
+                         lambda r, f, no: marks.append((r["_us"], len(pico.flash_writes), r)))
+        except Exception:
+            assert cut is not None and pico.cut is not None  # the power went mid-script
+        return marks, list(pico.flash_writes)
+    finally:
+        pico.close(keep=cut is not None)
+
+
+def cut_one_of(flashed, image, writes, lines, seed, game, players):
+    """Play the lines again on a fresh copy of the image, the power cut at a random moment of
+    one of those flash writes (LAYERLIGHT_CUT_SEED picks it); returns the write cut."""
+    rng = random.Random(int(os.environ.get("LAYERLIGHT_CUT_SEED", "20")))
+    write = rng.choice(writes)
+    shutil.copyfile(flashed["image"], image)
+    play_cut(flashed, image, lines, seed, game, players, (write, rng.randint(0, 400)))
+    return write
+
+
+def after_power_on(flashed, image, lines, seed=1, game=None, players=0):
+    """The reports of lines played on the image powered on again (a new device begun)."""
+    pico = target.power_on(flashed["uf2"], flashed["rom"], image)
+    try:
+        pico.run_ms(1500)
+        game_on = session.Session(pico)
+        game_on.begin(seed, game, players)
+        reports = []
+        game_on.play(session.Timeline().read(lines), lambda r, f, no: reports.append(r))
+        return reports
+    finally:
+        pico.close()
+
+
 def test_a_power_cut_during_a_save_loses_no_saved_score(flashed, tmp_path):
     """The power goes at a random moment of the flash writes of a save that changed the scores;
     on the next boot the game resumes with the scores of that save or of the one before, never
@@ -222,47 +267,16 @@ def test_a_power_cut_during_a_save_loses_no_saved_score(flashed, tmp_path):
     head = lines[:at + 1] + ["wait 2000"]
     allowed = (saves[k - 1][1], scores)
 
-    def run(cut=None):
-        pico = target.power_on(flashed["uf2"], flashed["rom"], image)
-        marks = []
-        try:
-            pico.run_ms(500)
-            if cut is not None:
-                pico.cut_at(*cut)
-            game_on = session.Session(pico, bounce=False)
-            game_on.begin(seed, game, players)
-            try:
-                game_on.play(session.Timeline().read(head),
-                             lambda r, f, no: marks.append((r["_us"], len(pico.flash_writes))))
-            except Exception:
-                assert cut is not None and pico.cut is not None  # the power went mid-script
-            return marks, list(pico.flash_writes)
-        finally:
-            pico.close(keep=cut is not None)
-
     # once through, to see which flash writes that save makes
     image = str(tmp_path / "flash.bin")
     shutil.copyfile(flashed["image"], image)
-    marks, writes = run()
+    marks, writes = play_cut(flashed, image, head, seed, game, players)
     before = marks[-3][1]  # the writes made up to the line before the save's
     save = [n for us, n in writes if n > before and us <= marks[-1][0]]
     assert save, "the save made no flash write"
+    write = cut_one_of(flashed, image, save, head, seed, game, players)
 
-    rng = random.Random(int(os.environ.get("LAYERLIGHT_CUT_SEED", "20")))
-    write = rng.choice(save)
-    shutil.copyfile(flashed["image"], image)
-    run((write, rng.randint(0, 400)))
-
-    pico = target.power_on(flashed["uf2"], flashed["rom"], image)
-    try:
-        pico.run_ms(1500)
-        game_on = session.Session(pico)
-        game_on.begin(1)
-        reports = []
-        game_on.play(session.Timeline().read(["wait 100", "press A", "wait 100"]),
-                     lambda r, f, no: reports.append(r))
-    finally:
-        pico.close()
+    reports = after_power_on(flashed, image, ["wait 100", "press A", "wait 100"])
     assert reports[0]["choice"] == "RESUME", "write %d of %s cut: no game to resume" % (write, save)
     resumed = reports[-1]
     assert resumed["game"] == game and resumed["phase"] != "error", resumed
@@ -276,49 +290,19 @@ def test_a_power_cut_while_a_game_is_logged_loses_nothing_and_logs_it_once(flash
     its number: it is logged when the next mode starts, or seen to be logged already)."""
     name, script, game, players, seed = GAMES[2]
     assert game == "time-attack"
-    lines = [line for line in script.split("\n") if line]
+    lines = [line for line in script.split("\n") if line] + ["wait 1000"]
     image = str(tmp_path / "flash.bin")
 
-    def run(cut=None):
-        pico = target.power_on(flashed["uf2"], flashed["rom"], image)
-        marks = []
-        try:
-            pico.run_ms(500)
-            if cut is not None:
-                pico.cut_at(*cut)
-            game_on = session.Session(pico, bounce=False)
-            game_on.begin(seed, game, players)
-            try:
-                game_on.play(session.Timeline().read(lines + ["wait 1000"]),
-                             lambda r, f, no: marks.append((r["_us"], len(pico.flash_writes), r)))
-            except Exception:
-                assert cut is not None and pico.cut is not None  # the power went mid-script
-            return marks, list(pico.flash_writes)
-        finally:
-            pico.close(keep=cut is not None)
-
     shutil.copyfile(flashed["image"], image)
-    marks, writes = run()
+    marks, writes = play_cut(flashed, image, lines, seed, game, players)
     assert marks[-3][2]["phase"] == "result" and marks[-2][2]["game"] == "menu"
     before = marks[-3][1]  # the writes made up to the result, the line before A
     leaving = [n for us, n in writes if n > before]
     assert leaving, "leaving the result made no flash write"
+    write = cut_one_of(flashed, image, leaving, lines, seed, game, players)
 
-    rng = random.Random(int(os.environ.get("LAYERLIGHT_CUT_SEED", "20")))
-    write = rng.choice(leaving)
-    shutil.copyfile(flashed["image"], image)
-    run((write, rng.randint(0, 400)))
-
-    pico = target.power_on(flashed["uf2"], flashed["rom"], image)
-    try:
-        pico.run_ms(1500)
-        game_on = session.Session(pico)
-        game_on.begin(1, "history", 0)  # the next mode to start: HISTORY, its first page
-        reports = []
-        game_on.play(session.Timeline().read(["wait 100"]), lambda r, f, no: reports.append(r))
-    finally:
-        pico.close()
-    page = reports[-1]
+    # the next mode to start: HISTORY, its first page
+    page = after_power_on(flashed, image, ["wait 100"], 1, "history", 0)[-1]
     where = "write %d of %s cut" % (write, leaving)
     assert page["game"] == "history", where
     assert page["games"] == 1 and page["record"] == 1 and page["mode"] == game, (where, page)

@@ -145,7 +145,7 @@ class Device:
             n = PlayLog(self.storage, self.log).append(record)
             if n is not None:
                 self.plays_last = n
-            forget_modules(("layerlight.playlog", "layerlight.play_record"))
+            forget_modules(("layerlight.playlog",))
 
     def give_way(self):
         """A new mode starts: a game kept from before the menu is let go. One that had

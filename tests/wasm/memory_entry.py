@@ -41,13 +41,8 @@ def used():
 
 
 def drop(names):
-    for name in names:
-        if name in sys.modules:
-            del sys.modules[name]
-        package, leaf = name.rsplit(".", 1)
-        parent = sys.modules.get(package)
-        if parent is not None and hasattr(parent, leaf):
-            delattr(parent, leaf)
+    from layerlight.runtime import forget_modules  # loaded at boot (app.py): costs nothing here
+    forget_modules(names)
 
 
 def bench_step():
