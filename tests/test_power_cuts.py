@@ -128,26 +128,6 @@ def test_a_write_the_flash_refuses_never_stops_the_game():
         assert any("could not" in line for line in dev.hw.logs), at
 
 
-def test_resume_shows_the_same_table_and_restarts_the_sand_fairly():
-    storage = simcore.MemoryStorage(FILES)
-    dev = simcore.make_device(None, 16, 16, 3, "layers", 3, storage=storage)
-    sim = simcore.Simulator(dev)
-    for i, line in enumerate(["press A", "press A", "press P2", "wait 25000"]):
-        sim.run_line(line, i + 1)
-    before = dev.state()
-    assert before["phase"] == "race" and before["timer_ms"] < 5100
-    # the plug is pulled: nothing more is written; boot again over the same flash
-    dev, logs = reboot(storage)
-    sim = simcore.Simulator(dev)
-    sim.run_line("press A", 1)
-    after = dev.state()
-    for key in ("game", "phase", "round", "first_player", "scores", "mission", "finish_order", "round_tile"):
-        assert after[key] == before[key], key
-    # the sand restarts with what was left at its last checkpoint (saved every 5 s),
-    # but never with less than 10 s
-    assert after["timer_ms"] == 10000
-
-
 def test_time_attack_best_survives_a_cut_at_every_write():
     script = ["press A", "press P3", "press A", "press P4", "press A", "wait 31000", "press A"]
     files = device_files({"attack_s": 30})

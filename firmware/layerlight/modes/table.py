@@ -21,7 +21,6 @@ FIRST_PLAYER_MS = 1800
 TALLY_STEP_MS = 150
 LAST_SECONDS_MS = 5000
 RESUME_MIN_MS = 10000  # a race resumed after a power cut gets at least this much time
-CHECKPOINT_MS = 5000   # a running timer is saved this often, so a resume is fair
 
 
 class TableGame(MissionGame):
@@ -92,9 +91,10 @@ class TableGame(MissionGame):
         return snap
 
     def restore(self, snap):
-        """Back to a snapshot. A running timer restarts fairly: with the time that
-        was left at its last checkpoint (saved every CHECKPOINT_MS), and never
-        less than RESUME_MIN_MS, so the table can pick up where it was."""
+        """Back to a snapshot. A race is saved at its reveal and at its end only, so a
+        race cut short comes back from its reveal: same mission, no presses, no sand.
+        A game saved mid-race by an older firmware (with its sand's checkpoint) gets the
+        time that was left, never less than RESUME_MIN_MS."""
         MissionGame.restore(self, snap)
         if "scores_before" not in snap:  # saved by a firmware without undo: this round cannot be undone
             self.scores_before = []
@@ -272,9 +272,12 @@ class TableGame(MissionGame):
         self.finish_order.append(seat)
         self.sound.play("finish", now)
         self.pressed(seat, now)
+        # No save while the race runs (a flash write stops the chip; device.md,
+        # "Sessions survive"): the presses are saved once the race ends, and a
+        # power cut before that resumes the race from its reveal's save.
         if len(self.finish_order) == len(self.seats):
             self.end_race(now)
-        self.changed()
+            self.changed()
 
     def pressed(self, seat, now):
         """A seat finished; Layers starts the sand on the first press."""
@@ -285,9 +288,7 @@ class TableGame(MissionGame):
         if self.timer_end < 0:
             return
         left = max(0, self.timer_end - now)
-        if left // CHECKPOINT_MS != self.timer_left // CHECKPOINT_MS:
-            self.changed()  # a checkpoint of the sand, for a fair resume
-        self.timer_left = left
+        self.timer_left = left  # in RAM only: the race is saved when it ends
         if left == 0:
             self.sound.play("timeout", now)
             self.end_race(now)
