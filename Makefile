@@ -16,7 +16,8 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
-$(NODE_STAMP): package.json package-lock.json
+# npm ci also applies patches/ (patch-package, the package's postinstall)
+$(NODE_STAMP): package.json package-lock.json $(wildcard patches/*.patch)
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $(NODE_STAMP)
 

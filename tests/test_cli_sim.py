@@ -45,7 +45,7 @@ def test_boots_to_the_menu_without_game():
     ("press A\npress Q\n", "script line 2"),
     ("wait soon\n", "line 1"),
     ("jump\n", "unknown command"),
-    ("hold B\n", "hold BUTTON MS"),
+    ("hold B\n", "hold BUTTON [BUTTON...] MS"),
 ])
 def test_bad_script_is_one_line_with_the_line_number(script, words):
     r = sim("--script", "-", "--game", "layers", script=script)

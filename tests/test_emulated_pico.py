@@ -104,6 +104,21 @@ def sim_trace(script, game, players, seed):
     return out
 
 
+def per_instant(script, trace):
+    """The simulator's trace as the Pico reports it: once per instant where lines end, after
+    the last of them, with the tunes of every line there (session.Timeline.reported)."""
+    timeline = session.Timeline().read(script.split("\n"))
+    out = []
+    sounds = []
+    keep = set(timeline.reported())
+    for i, (state, frame) in enumerate(trace):
+        sounds += state["sound"]
+        if i in keep:
+            out.append((dict(state, sound=sounds), frame))
+            sounds = []
+    return out
+
+
 def play_on_pico(flashed, folder, script, game, players, seed, **kw):
     """[(report, frame bytes)] after every line of the script, played on a fresh copy of the image."""
     image = os.path.join(folder, "flash.bin")
@@ -146,9 +161,11 @@ def played(flashed, tmp_path_factory):
 def test_every_mode_plays_on_the_pico_as_in_the_simulator(entry, played):
     name, script, game, players, seed = entry
     device = played[name]
-    expected = sim_trace(with_history(script), game, players, seed)
+    expected = per_instant(with_history(script), sim_trace(with_history(script), game, players, seed))
     assert len(device) == len(expected)
     lines = [line for line in with_history(script).split("\n") if line.split("#")[0].strip()]
+    timeline = session.Timeline().read(with_history(script).split("\n"))
+    lines = [lines[i] for i in timeline.reported()]
     for i, ((report, frame), (state, wire_frame)) in enumerate(zip(device, expected)):
         got = session.trace_state(report, frame, None)
         assert got == state, "line %d (%s): the Pico's state differs\nPico: %s\nsim:  %s" % (

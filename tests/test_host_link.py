@@ -1,45 +1,192 @@
-"""What the device answers a host over its console (layerlight.host_link), on CPython: the path a
-Raspberry Pi with Blinka takes. The rp2 port answers the same requests in test_emulated_pico.py."""
+"""The device's own loop (app.Device.run) on pins it samples itself, asked by a host over its
+console (layerlight.host_link), on CPython: the hardware here is the simulator's with a
+sampler that reads the pins every millisecond, as the rp2 port's PIO does, and a console.
+The host only asks for reports; the buttons come from the pins alone. The emulated Pico runs
+the same loop on the real rp2 port (test_emulated_pico.py)."""
 
 import json
 
+import pytest
+
 from layerlight import host_link
 from layerlight_tools import firmware_files, simcore
+from layerlight_tools.pico import session
 
 
-def device(game=None, players=0, seed=3):
-    return simcore.make_device(firmware_files.device_files(None, None), 16, 16, seed, game, players)
+class Done(Exception):
+    """The console has nothing more to say: the test stops the loop."""
 
 
-def answers(capsys):
-    out = capsys.readouterr().out.splitlines()
-    assert all(line.startswith("LL ") for line in out), out
+class SampledPins(simcore.SimHardware):
+    """The simulator's hardware with a 1 ms sampler over pins that change at given instants
+    (ms after the sampler's start), a console a host writes lines into at given ms, and
+    flash writes that hold the loop for `save_ms` (the samples go on meanwhile)."""
+
+    SAMPLE_MS = 1
+    SAMPLES_KEPT = 2048
+
+    def __init__(self, storage, changes=(), lines=(), save_ms=0):
+        simcore.SimHardware.__init__(self, 16, 16, storage)
+        self.changes = sorted(changes)   # (ms from time 0, button, down)
+        self.lines = list(lines)         # (ms from time 0 or None: at once, line)
+        self.origin = None
+        self.save_ms = save_ms
+        write = storage._write
+
+        def held_write(name, data, before=b""):
+            self.clock += self.save_ms  # the chip stops for a flash write; PIO does not
+            return write(name, data, before)
+        storage._write = held_write
+
+    def start_sampling(self, origin=None):
+        self.origin = self.clock if origin is None else origin
+        return self.origin
+
+    def samples_taken(self):
+        return self.clock - self.origin
+
+    def sample(self, k):
+        bits = 0
+        for ms, b, down in self.changes:
+            if ms > k:
+                break
+            bits = bits | (1 << b) if down else bits & ~(1 << b)
+        return bits
+
+    def idle(self, ms):
+        if self.lines:
+            at, line = self.lines[0]
+            if at is None or self.origin is not None and self.clock - self.origin >= at:
+                self.lines.pop(0)
+                if " begin" in line:
+                    self.origin = None  # timed lines count from the begun device's time 0
+                return line
+        elif ms:
+            raise Done()
+        self.clock += ms
+        return None
+
+
+def reports(capsys):
+    out = [line for line in capsys.readouterr().out.splitlines() if line.startswith("LL ")]
     return [json.loads(line[3:]) for line in out]
 
 
-def test_a_report_at_an_instant_is_the_simulators_state_with_the_tunes_since_the_last(capsys):
-    dev = device("layers", 2)
-    sim_dev = device("layers", 2)
-    link = host_link.HostLink()
-    link.request(dev, "LL at 0 0")
-    link.request(dev, "LL at 40 1")   # P1 down at 40 ms
-    for now, level in ((0, 0), (10, 0), (20, 0), (30, 0), (40, 0)):
-        dev.step(now, level, False)
-        assert link.at(dev, now, level) == (1 if now == 40 else 0)
-    first, second = answers(capsys)
-    sim = simcore.Simulator(sim_dev)
-    sim.run_line("wait 40", 1)
-    sim.run_line("down P1", 2)
-    expected = sim.state(list(sim_dev.sound.played))
-    expected.pop("frame", None)
-    assert first["t"] == 0 and second["t"] == 40
-    got = {k: v for k, v in second.items() if k != "shown_us"}
-    assert got == dict(expected, t=40)
-    assert len(second["shown_us"]) == 2 and second["shown_us"][0] <= second["shown_us"][1]
+def run_script(capsys, script, game=None, players=0, seed=3, save_ms=0, end_ms=None):
+    """Play a script on SampledPins through Device.run, as the emulated Pico's session plays it
+    (session.Timeline: its changes on the pins, a report asked at each instant where lines end).
+    Returns the reports."""
+    timeline = session.Timeline().read(script.split("\n"))
+    storage = simcore.MemoryStorage(firmware_files.device_files(None, None))
+    dev = simcore.make_device(None, 16, 16, 1, None, 0, storage=storage)
+    hw = SampledPins(storage, [(us // 1000, b, down) for us, b, down in timeline.changes])
+    dev.hw = hw  # the same device, on the sampled pins
+    for i in timeline.reported():
+        hw.lines.append((0, "LL at %d" % timeline.ends[i][0]))
+    begin = "LL begin %d" % seed + (" %s %d" % (game, players) if game else "")
+    hw.lines.insert(0, (None, begin))
+    last = timeline.ends[-1][0] if timeline.ends else 0
+    hw.lines.append((end_ms if end_ms is not None else last + 20, "LL mem"))  # (refused on CPython)
+    hw.save_ms = save_ms
+    dev.storage.writes = 0
+    capsys.readouterr()
+    try:
+        while dev is not None:
+            dev = dev.run()
+    except Done:
+        pass
+    return [r for r in reports(capsys) if "t" in r or "refused" in r and "heap" not in r["refused"]]
+
+
+def sim_reports(script, game=None, players=0, seed=3):
+    """The simulator's trace, once per instant where lines end (after the last line there)."""
+    storage = simcore.MemoryStorage(firmware_files.device_files(None, None))
+    dev = simcore.make_device(None, 16, 16, seed, game, players or 2, storage=storage) if game else \
+        simcore.make_device(None, 16, 16, seed, storage=storage)
+    sim = simcore.Simulator(dev)
+    timeline = session.Timeline().read(script.split("\n"))
+    keep = set(timeline.reported())
+    out, sounds, i = [], [], 0
+    for no, line in enumerate(script.split("\n"), 1):
+        if sim.run_line(line, no):
+            sounds += dev.sound.played
+            del dev.sound.played[:]
+            if i in keep:
+                s = sim.state(sounds)
+                s.pop("frame", None)
+                out.append(s)
+                sounds = []
+            i += 1
+    return out
+
+
+def same(got, expected):
+    assert len(got) == len(expected), (got, expected)
+    for r, s in zip(got, expected):
+        r = {k: v for k, v in r.items() if k != "shown_us"}
+        assert r == s
+
+
+def race(lines):
+    """Reveal a mission (seed 3, 3 seats), wait 3 s, then the lines."""
+    return "\n".join(["press A", "press A", "wait 3003"] + lines)
+
+
+def test_reports_at_instants_are_the_simulators_trace(capsys):
+    script = race(["down P2", "wait 7", "down P3", "wait 200", "up P2", "up P3", "wait 40", "press P1", "wait 500"])
+    same(run_script(capsys, script, "layers", 3), sim_reports(script, "layers", 3))
+
+
+def test_presses_1_ms_apart_inside_one_step_keep_their_order_while_a_save_holds_the_loop(capsys):
+    """P3, P1 and P2 1 ms apart, none on the 10 ms grid, while every flash write holds the
+    loop for 150 ms: the samples keep their milliseconds, so the order is the presses'."""
+    script = race(["down P3", "wait 1", "down P1", "wait 1", "down P2", "wait 300"])
+    got = run_script(capsys, script, "layers", 3, save_ms=150)
+    assert got[-1]["finish_order"] == [3, 1, 2]
+    same(got, sim_reports(script, "layers", 3))
+
+
+def test_presses_in_the_same_millisecond_are_a_tie_taken_in_turn(capsys):
+    """Two rounds, each with P1 and P2 in the same millisecond: the first tie goes to P1, the
+    next to P2 (the seat after the last tie's winner), on the pins as in the simulator."""
+    round_1 = race(["down P1 P2", "wait 100", "up P1 P2", "wait 100", "press P3", "wait 100",
+                    "press A", "press A", "press A", "press A"])
+    script = round_1 + "\n" + "\n".join(["press A", "press A", "wait 2000", "down P2 P1", "wait 100"])
+    got = run_script(capsys, script, "layers", 3)
+    firsts = [r["finish_order"][:2] for r in got if r["phase"] == "race" and len(r["finish_order"]) >= 2]
+    assert firsts[0] == [1, 2] and firsts[-1] == [2, 1]
+    same(got, sim_reports(script, "layers", 3))
+
+
+def test_a_button_let_go_and_pressed_again_at_one_instant_gets_a_real_gap_on_the_pin(capsys):
+    timeline = session.Timeline().read(["press A", "press A"])
+    a = 4
+    assert timeline.changes == [(0, a, True), (60000, a, False), (61000, a, True), (120000, a, False)]
+    assert timeline.reported() == [0, 1]
+    same(run_script(capsys, "press A\npress A\nwait 100"), sim_reports("press A\npress A\nwait 100"))
+
+
+def test_lines_ending_at_one_instant_get_one_report_after_the_last():
+    timeline = session.Timeline().read(["wait 100", "down A", "down B", "wait 50", "up A", "up B"])
+    assert [timeline.ends[i][0] for i in timeline.reported()] == [100, 150]
+
+
+def test_a_report_asked_for_an_instant_already_past_is_refused(capsys):
+    storage = simcore.MemoryStorage(firmware_files.device_files(None, None))
+    dev = simcore.make_device(None, 16, 16, 1, storage=storage)
+    dev.hw = hw = SampledPins(storage)
+    hw.lines = [(None, "LL begin 3"), (30, "LL at 20"), (60, "LL mem")]
+    capsys.readouterr()
+    with pytest.raises(Done):
+        while dev is not None:
+            dev = dev.run()
+    refused = [r["refused"] for r in reports(capsys) if "refused" in r]
+    assert refused[0].startswith("asked for t=20, already at ")
+    assert int(refused[0].split()[-1]) > 20
 
 
 def test_begin_gives_a_new_device_in_the_game_asked_for(capsys):
-    dev = device()
+    dev = simcore.make_device(firmware_files.device_files(None, None), 16, 16, 3)
     link = host_link.HostLink()
     new = link.request(dev, "LL begin 9 coop 3")
     assert new is not None and new is not dev and new.host is link
@@ -48,7 +195,7 @@ def test_begin_gives_a_new_device_in_the_game_asked_for(capsys):
 
 
 def test_timed_frames_report_first_and_steady_drawing_apart_from_the_strip_write(capsys):
-    dev = device("layers", 2)
+    dev = simcore.make_device(firmware_files.device_files(None, None), 16, 16, 3, "layers", 2)
     ticks = [0]
 
     def ticks_us():  # a clock that moves 100 us at every look
@@ -56,73 +203,37 @@ def test_timed_frames_report_first_and_steady_drawing_apart_from_the_strip_write
         return ticks[0]
     dev.hw.ticks_us = ticks_us
     link = host_link.HostLink()
+    dev.host = link
     link.request(dev, "LL time 1")
     link.request(dev, "LL time 1")  # asked twice: timed once, not twice over
-    link.request(dev, "LL at 80 0")
+    link.request(dev, "LL at 80")
     for now in range(0, 90, 10):
         dev.step(now, 0, now == 40)  # a press's frame comes off the 40 ms schedule
         if now >= dev.next_frame:
             dev.render()
-        link.at(dev, now, 0)
-    (report,) = answers(capsys)
+        if link.asks(now):
+            link.report(dev, now)
+    (report,) = reports(capsys)
     # render: looks at 100 and 400; the strip write inside it at 200 and 300
     assert report["frames_us"] == [200, 200, 100]
     assert link.timing == [0, 0, 0]  # counted afresh for the next report
 
 
 def test_bad_requests_get_a_one_line_refusal_and_a_persons_typing_is_left_alone(capsys):
-    dev = device()
+    dev = simcore.make_device(firmware_files.device_files(None, None), 16, 16, 3)
     link = host_link.HostLink()
     assert link.request(dev, "hello there") is None
     assert link.request(dev, "LL") is None
     assert capsys.readouterr().out == ""
     link.request(dev, "LL jump 3")
-    link.request(dev, "LL at soon 0")
+    link.request(dev, "LL at soon")
+    link.request(dev, "LL at 20 1")  # the buttons' level: the host has no say in it
     link.request(dev, "LL begin")
     link.request(dev, "LL mem")  # CPython: no MicroPython heap figures
-    refused = [a["refused"] for a in answers(capsys)]
+    refused = [a["refused"] for a in reports(capsys)]
     assert refused[0] == "unknown request jump"
-    assert refused[1].startswith("bad request 'LL at soon 0'")
-    assert refused[2].startswith("bad request 'LL begin'")
-    assert refused[3] == "no heap figures on this port"
+    assert refused[1].startswith("bad request 'LL at soon'")
+    assert refused[2] == "LL at T: the device reads its buttons from its pins"
+    assert refused[3].startswith("bad request 'LL begin'")
+    assert refused[4] == "no heap figures on this port"
     assert link.due == []
-
-
-def test_a_report_asked_for_an_instant_already_past_is_refused(capsys):
-    dev = device()
-    link = host_link.HostLink()
-    link.request(dev, "LL at 20 0")
-    dev.step(30, 0, False)
-    link.at(dev, 30, 0)
-    (a,) = answers(capsys)
-    assert a == {"refused": "asked for t=20, already at 30"}
-
-
-def test_a_button_let_go_and_pressed_again_at_one_instant_is_two_reports_as_in_the_simulator(capsys):
-    """`press A` then `press A`: A comes up and goes down at 60 ms, which no pin shows;
-    LEVEL gives the report of the first line, the pins (still down) the second press."""
-    dev = device("layers", 2)
-    sim_dev = device("layers", 2)
-    link = host_link.HostLink()
-    a = 1 << 4
-    link.request(dev, "LL at 60 0")       # line 1 ends with A up
-    link.request(dev, "LL at 120 0")      # line 2: A down again at 60, up at 120
-    level = 0
-    for now in range(0, 130, 10):
-        raw = a if now < 120 else 0       # the pins: A down from 0 to 120
-        dev.step(now, level, False)
-        level = link.at(dev, now, level)
-        if raw != level:
-            level = raw
-            dev.step(now, level, False)
-    got = answers(capsys)
-    sim = simcore.Simulator(sim_dev)
-    expected = []
-    for no, line in enumerate(("press A", "press A"), 1):
-        sim.run_line(line, no)
-        state = sim.state(list(sim_dev.sound.played))
-        del sim_dev.sound.played[:]
-        state.pop("frame", None)
-        expected.append(state)
-    assert [{k: v for k, v in r.items() if k != "shown_us"} for r in got] == expected
-    assert expected[0]["phase"] != expected[1]["phase"]  # each press did something

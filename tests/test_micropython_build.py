@@ -50,9 +50,9 @@ class _Dummy:
 
 
 def __getattr__(name):
-    return _Dummy
+    return _Dummy()  # an instance: rp2.PIO.SHIFT_LEFT, machine.Pin.IN... are dummies too
 """
-HARDWARE_MODULES = ("machine", "neopixel", "rp2")
+HARDWARE_MODULES = ("machine", "neopixel", "rp2", "uctypes")
 
 IMPORT_ENTRY = """\
 import os

@@ -384,15 +384,17 @@ class Device:
         return device_state(self)
 
     def run(self):
-        """The device's own loop: steps on the 10 ms grid, forever.
+        """The device's own loop, forever: the game steps on the 10 ms grid, and
+        at every instant the buttons changed.
 
-        The hardware samples the buttons every STEP_MS (a timer on a
-        MicroPython board), so the game sees them at the grid's instants
-        however long a frame takes to draw and send: a slow frame (a 32x32
-        strip takes 31 ms on the wire) is caught up with short steps and only
-        the latest is drawn. At each instant the time passes first with the
-        buttons as they were, then a change counts at that instant, exactly as
-        the simulator steps, so the device and `layerlight sim` agree.
+        The hardware samples the buttons (every millisecond by PIO on the rp2
+        port) and keeps the samples, so the game sees every change at its own
+        instant however long a frame, a flash write or a collection held the
+        loop: it catches up over the samples and draws the latest. At each
+        instant the time passes first with the buttons as they were, then a
+        change counts, exactly as the simulator steps: the device and
+        `layerlight sim` agree. Two player buttons in one sample are a tie
+        (buttons.py breaks it).
 
         Returns only when a host asks to begin again (layerlight.host_link):
         the new Device to run.
@@ -402,42 +404,29 @@ class Device:
         origin = None
         if host is not None:  # a host began this device: its time 0 comes a lead-in later
             origin = host.lead_in(self)
-        hw.start_grid(STEP_MS, origin)
-        # instant 0 as the simulator takes it: the buttons up, then as they are
+        hw.start_sampling(origin)
+        unit = hw.SAMPLE_MS
+        kept = hw.SAMPLES_KEPT
         level = 0
-        raw = hw.sample(0)
-        self.step(0, level, False)
-        if host is not None:
-            level = host.at(self, 0, level)
-            if host.said == 0:
-                raw = level
-        if raw != level:
-            level = raw
-            self.step(0, level, False)
-        done = 0
+        done = -1  # the latest sample taken in: instant 0's is the first (a grid instant)
         while True:
             taken = hw.samples_taken()
-            if taken - done >= hw.SAMPLES_KEPT:  # fell behind the samples kept (a long flash write)
+            if taken - done >= kept:  # fell behind the samples kept: the oldest are gone
                 done = taken - 1
             while done < taken:
                 done += 1
-                now = done * STEP_MS
                 raw = hw.sample(done)
-                if raw & MISSED:  # no reading at this instant: the buttons as they were
-                    raw = level
-                self.step(now, level, False)
+                now = done * unit
                 if host is not None:
                     # a host's requests that came while a long step (a save) held
                     # the loop: read before the instants they ask about go by
                     again = self.listen(0)
                     if again is not None:
                         return again
-                    level = host.at(self, now, level)
-                    if host.said == now:  # the host said how the buttons are at this instant
-                        raw = level
-                if raw != level:
-                    level = raw
-                    self.step(now, level, False)
+                if now % STEP_MS == 0:
+                    level = self.instant(now, level, raw, True)
+                elif raw != level and not raw & MISSED or host is not None and host.asks(now):
+                    level = self.instant(now, level, raw, False)
             if self.now >= self.next_frame:
                 self.render()
                 self.next_frame = self.now + FRAME_MS
@@ -445,6 +434,21 @@ class Device:
             if again is not None:
                 return again
             host = self.host
+
+    def instant(self, now, level, raw, grid):
+        """One instant of the device's time: the grid's step with the buttons as they
+        were (`level`), then their change to `raw` (unless MISSED), then what a host
+        asked about it. Returns the buttons as they now are."""
+        host = self.host
+        asked = host is not None and host.asks(now)
+        if grid or asked:
+            self.step(now, level, False)
+        if raw != level and not raw & MISSED:
+            level = raw
+            self.step(now, level, False)
+        if asked:
+            host.report(self, now)
+        return level
 
     def listen(self, ms):
         """Wait up to ms for a host's lines and answer every one that came; a new

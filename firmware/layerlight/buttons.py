@@ -1,10 +1,17 @@
 # Debounced buttons turned into events.
 #
-# The hardware layer is polled every few milliseconds for a bit mask of the
-# buttons held down. A change counts at once (a race is decided by who pressed
-# first, and every press must answer within a frame), then the button ignores
-# further changes for DEBOUNCE_MS: contact bounce is shorter than that.
+# The device feeds a bit mask of the buttons held down at every instant where
+# it changed (sampled every millisecond by the rp2 port's PIO) and on its 10 ms
+# grid. A change counts at once (a race is decided by who pressed first, and
+# every press must answer within a frame), then the button ignores further
+# changes for DEBOUNCE_MS: contact bounce is shorter than that.
 # Events are small ints, kind * 8 + button, so reading buttons allocates nothing.
+#
+# A tie: two or more player buttons pressed in the same millisecond (one
+# update). No seat may win ties by its number, so they are taken in turn: the
+# first tie starts from P1, and each later tie starts from the seat after the
+# last tie's winner (round robin). The simulator runs this same code, so a
+# script's `down P2 P3` and the chip's two pins falling together agree.
 
 P1, P2, P3, P4, A, B = 0, 1, 2, 3, 4, 5
 COUNT = 6
@@ -48,6 +55,7 @@ class Buttons:
         self._held = 0              # bits of buttons whose HOLD fired (or that are part of the combo)
         self._combo_at = -1
         self._combo_done = False
+        self.tie_from = 0           # the seat the next tie between player buttons starts from
         self.events = []
 
     def update(self, now, raw):
@@ -56,10 +64,23 @@ class Buttons:
         del ev[:]  # keep the same list: no allocation per poll
         changed = raw ^ self.state
         if changed:
-            for b in range(COUNT):
+            start = 0
+            tie = False
+            seats = 0                   # player buttons going down in this update
+            for b in range(4):
+                if changed & raw & (1 << b) and now - self._changed_at[b] >= DEBOUNCE_MS:
+                    seats |= 1 << b
+            if seats & (seats - 1):     # more than one: a tie, taken in turn
+                start = self.tie_from
+                tie = True
+            for i in range(COUNT):
+                b = (start + i) & 3 if i < 4 else i
                 bit = 1 << b
                 if not changed & bit or now - self._changed_at[b] < DEBOUNCE_MS:
                     continue
+                if tie and raw & bit and b < 4:
+                    self.tie_from = (b + 1) & 3  # the winner goes to the back of the line
+                    tie = False
                 self._changed_at[b] = now
                 self.state ^= bit
                 if raw & bit:

@@ -11,22 +11,20 @@
 #                                  later, so that the host can set the buttons
 #                                  for it. Answer: LL {"begun": ORIGIN}, the
 #                                  ticks_ms of time 0
-#   LL at T LEVEL [THEN]           at the grid's instant T (ms), once the buttons
-#                                  read LEVEL (bits, P1 = 1): draw the frame,
-#                                  send it to the LEDs, answer LL {state} with
-#                                  "t", "sound" and "shown_us" (ticks_us before
-#                                  and after the frame went out); then the
-#                                  buttons read THEN (default LEVEL) at T
+#   LL at T                        at the device's instant T (ms), once it has taken in
+#                                  the buttons' samples up to T (changes at T included):
+#                                  draw the frame, send it to the LEDs, answer LL {state}
+#                                  with "t", "sound" and "shown_us" (ticks_us before and
+#                                  after the frame went out)
 #   LL mem                         answer LL {"alloc": ..., "free": ...} after a collection
 #   LL mem 0|1                     from now on, each report has "alloc" (after a collection)
 #   LL time 0|1                    time each frame from now on (ticks_us); each report then
 #                                  has "frames_us": [slowest first drawing, slowest steady
 #                                  drawing, slowest strip write] since the last report
 #
-# The buttons come from the pins, sampled every 10 ms, except at the instants
-# the host asks about: a script changes the buttons only where its lines end,
-# and there LEVEL and THEN say what the samples cannot (a button let go and
-# pressed again at one instant; an instant whose sample a flash write held up).
+# The host never says what the buttons are: the device takes them from its own
+# pins' samples (on the rp2 port, read every millisecond by PIO), as on a table.
+# A host only asks what the device made of them, at an instant.
 
 import json
 
@@ -35,11 +33,10 @@ LEAD_MS = 300
 
 class HostLink:
     def __init__(self):
-        self.due = []        # (t, level) reports asked for, in time order
+        self.due = []        # instants reports were asked for, in time order
         self.timing = None   # [slowest first drawing, slowest steady drawing, slowest strip write] in us
         self.mem_each = False  # each report has the heap in use after a collection
         self.sent = [0]        # the last strip write's us, when timed
-        self.said = -1         # the last instant the host said the buttons at
 
     def request(self, dev, line):
         """Handle a line; returns a new Device when the host asks to begin again."""
@@ -48,14 +45,14 @@ class HostLink:
             return None  # not for us (a person typing on the console)
         cmd = words[1]
         try:
-            if cmd == "at":
-                level = int(words[3])
-                self.due.append((int(words[2]), level, int(words[4]) if len(words) > 4 else level))
+            if cmd == "at" and len(words) != 3:
+                answer({"refused": "LL at T: the device reads its buttons from its pins"})
+            elif cmd == "at":
+                self.due.append(int(words[2]))
             elif cmd == "begin":
                 new = begin(dev, int(words[2]), words[3] if len(words) > 3 else None,
                             int(words[4]) if len(words) > 4 else 0)
                 self.due = []
-                self.said = -1
                 new.host = self
                 if self.timing is not None:
                     self.timing = [0, 0, 0]
@@ -92,33 +89,19 @@ class HostLink:
                 self.request(dev, line)
         return origin
 
-    def at(self, dev, now, level):
-        """At the grid's instant `now` (the buttons `level` so far): the reports asked
-        for it; returns the buttons' level, and sets `said` to `now` when the host said
-        what they are at this instant (the caller takes that over the sample)."""
+    def asks(self, now):
+        """A report is due at (or was asked for before) the instant `now`."""
         due = self.due
-        while due and due[0][0] <= now:
-            t, want, then = due.pop(0)
+        return len(due) > 0 and due[0] <= now
+
+    def report(self, dev, now):
+        """At the instant `now`, its samples taken in: the reports asked for it."""
+        due = self.due
+        while due and due[0] <= now:
+            t = due.pop(0)
             if t < now:
                 answer({"refused": "asked for t=%d, already at %d" % (t, now)})
                 continue
-            # The script's lines change the buttons at their ends, where the host
-            # says how they are: a button let go and pressed again at one instant
-            # (two lines, two trace lines in the simulator) never shows on the
-            # pins, and the sample of an instant a long flash write held up
-            # is the one before (micropython_hw._sample). Between two line ends
-            # the pins alone count.
-            self.said = now
-            level = self._report(dev, now, level, want)
-            if then != level:
-                level = then
-                dev.step(now, level, False)
-        return level
-
-    def _report(self, dev, now, level, want):
-            if want != level:
-                level = want
-                dev.step(now, level, False)
             t0 = dev.hw.ticks_us()
             dev.render()
             t1 = dev.hw.ticks_us()
@@ -136,7 +119,6 @@ class HostLink:
                 gc.collect()
                 s["alloc"] = gc.mem_alloc()
             answer(s)
-            return level
 
 
 def heap_known():

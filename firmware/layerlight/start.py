@@ -3,5 +3,12 @@
 from layerlight.app import boot
 
 dev = boot()
-while dev is not None:
-    dev = dev.run()
+hw = dev.hw
+try:
+    while dev is not None:
+        dev = dev.run()
+finally:
+    # Ctrl-C from a host (layerlight flash, mpremote) ends the loop: stop the
+    # hardware that runs on without the CPU (rp2: the PIO sampler and its DMA
+    # writing into the heap) before the REPL's soft reset frees that heap
+    hw.close()

@@ -207,9 +207,11 @@ class Simulator:
         self.dev.step(0)
 
     def advance(self, ms):
+        """Let ms pass: a step at every multiple of STEP_MS (the device's grid, which
+        the rp2 port keeps from its time 0) and at the end, where the trace is read."""
         end = self.t + ms
         while self.t < end:
-            self.t = min(end, self.t + STEP_MS)
+            self.t = min(end, (self.t // STEP_MS + 1) * STEP_MS)
             self.hw.clock = self.t
             self.dev.step(self.t)
 
@@ -221,13 +223,16 @@ class Simulator:
         except ValueError:
             raise ScriptError(line_no, "unknown button %r (P1 P2 P3 P4 A B)" % name)
 
-    def set_button(self, name, down, line_no):
-        b = self.button_index(name, line_no)
-        if down:
-            self.hw.pressed |= 1 << b
-        else:
-            self.hw.pressed &= ~(1 << b)
-        # the device polls all the time: it sees the change at this instant
+    def set_buttons(self, names, down, line_no):
+        """Buttons down or up together, in one instant (one step: a tie between player
+        buttons is the firmware's to break, as on the chip)."""
+        for name in names:
+            b = self.button_index(name, line_no)
+            if down:
+                self.hw.pressed |= 1 << b
+            else:
+                self.hw.pressed &= ~(1 << b)
+        # the device samples all the time: it sees the change at this instant
         self.dev.step(self.t)
 
     def run_line(self, line, line_no):
@@ -241,25 +246,34 @@ class Simulator:
         cmd = words[0].lower()
         args = words[1:]
         if cmd == "press":
-            self._need(args, 1, line_no, "press BUTTON")
-            self.set_button(args[0], True, line_no)
+            names = self._buttons(args, 0, line_no, "press BUTTON [BUTTON...]")
+            self.set_buttons(names, True, line_no)
             self.advance(PRESS_MS)
-            self.set_button(args[0], False, line_no)
+            self.set_buttons(names, False, line_no)
         elif cmd == "hold":
-            self._need(args, 2, line_no, "hold BUTTON MS")
-            ms = self._ms(args[1], line_no)
-            self.set_button(args[0], True, line_no)
+            names = self._buttons(args, 1, line_no, "hold BUTTON [BUTTON...] MS")
+            ms = self._ms(args[-1], line_no)
+            self.set_buttons(names, True, line_no)
             self.advance(ms)
-            self.set_button(args[0], False, line_no)
+            self.set_buttons(names, False, line_no)
         elif cmd == "down" or cmd == "up":
-            self._need(args, 1, line_no, cmd + " BUTTON")
-            self.set_button(args[0], cmd == "down", line_no)
+            names = self._buttons(args, 0, line_no, cmd + " BUTTON [BUTTON...]")
+            self.set_buttons(names, cmd == "down", line_no)
         elif cmd == "wait":
             self._need(args, 1, line_no, "wait MS")
             self.advance(self._ms(args[0], line_no))
         else:
             raise ScriptError(line_no, "unknown command %r (press, hold, down, up, wait)" % words[0])
         return True
+
+    def _buttons(self, args, after, line_no, usage):
+        """The button names of a line (several: at one instant), `after` words after them."""
+        names = args[:len(args) - after]
+        if not names:
+            raise ScriptError(line_no, "expected: " + usage)
+        for name in names:
+            self.button_index(name, line_no)
+        return names
 
     def _need(self, args, n, line_no, usage):
         if len(args) != n:

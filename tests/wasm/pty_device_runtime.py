@@ -336,7 +336,7 @@ def script(text, seed):
     def advance(ms):
         end = dev.now + ms
         while dev.now < end:
-            dev.now = min(end, dev.now + STEP_MS)
+            dev.now = min(end, (dev.now // STEP_MS + 1) * STEP_MS)  # the grid, as simcore's
             dev.step(dev.now)
 
     out = []

@@ -9,9 +9,11 @@
 #   ticks_diff(a, b) -> int    a - b, wrap-safe
 #   sleep_ms(ms)
 #   read_buttons() -> int      bit i set while button i is down (P1..P4, A, B)
-#   start_grid(step_ms, origin=None)  sample the buttons every step_ms from now (sample 0
-#                              now), instant 0 at ticks_ms `origin` (default now)
-#   samples_taken() -> int     the latest sample's number
+#   SAMPLE_MS                  ms between two samples of the buttons (rp2: 1, by PIO)
+#   SAMPLES_KEPT               how many of the latest samples can be read back
+#   start_sampling(origin=None)  sample the buttons every SAMPLE_MS, sample 0 at
+#                              instant 0, ticks_ms `origin` (default now); returns it
+#   samples_taken() -> int     the latest sample's number (sample k: instant k * SAMPLE_MS)
 #   sample(k) -> int           sample k's buttons (one of the last SAMPLES_KEPT), or
 #                              MISSED (0x80) set when no reading was made at instant k
 #   idle(ms) -> str or None    wait up to ms; a line a host sent, if any
@@ -22,4 +24,5 @@
 #   tone(freq)                 buzzer at freq Hz; 0 = silent
 #   feed()                     feed the watchdog, if there is one
 #   log(line)                  a line on the console
+#   close()                    stop what runs without the CPU (the loop ended: a host took over)
 #   date() -> str or None      "YYYY-MM-DD HH:MM" when the clock knows the date, else None

@@ -116,19 +116,29 @@ class Hardware:
     def sleep_ms(self, ms):
         time.sleep(ms / 1000)
 
-    # --- the grid: a Pi has CPU to spare, so the buttons are read when asked
+    # --- the buttons' samples: read by the loop when it looks ---------------
+    #
+    # What this guarantees: Linux gives a Python program no hardware sampler,
+    # so the pins are read each time the loop looks (every few ms: it idles 5 ms
+    # between passes, longer when Linux schedules something else). A press is
+    # filed under the millisecond it was read in, up to a pass late; presses
+    # read in the same pass are a tie (buttons.py's round robin). The strip's
+    # driver (rpi_ws281x, PWM and DMA) does not stop the reading.
 
+    SAMPLE_MS = 1
     SAMPLES_KEPT = 1 << 30
+    MISSED = 0x80  # an instant nobody read: the buttons as they were
 
-    def start_grid(self, step_ms, origin=None):
-        self._step = step_ms
+    def start_sampling(self, origin=None):
         self._origin = self.ticks_ms() if origin is None else origin
         return self._origin
 
     def samples_taken(self):
-        return (self.ticks_ms() - self._origin) // self._step
+        return self.ticks_ms() - self._origin
 
     def sample(self, k):
+        if k < self.samples_taken():
+            return self.MISSED
         return self.read_buttons()
 
     def idle(self, ms):
@@ -188,6 +198,9 @@ class Hardware:
     def feed(self):
         # No hardware watchdog is driven on the Pi; feed() may do nothing.
         pass
+
+    def close(self):
+        pass  # nothing runs without the loop
 
     def log(self, line):
         print(line, flush=True)

@@ -7,14 +7,21 @@
 #
 # show() runs every frame and must not allocate (a GC pause mid-game shows as
 # a stutter): the frame buffer is already in strip order, colour order and
-# brightness (see layerlight.display), so it is one slice copy into the
-# NeoPixel object's own `buf` and a write.
+# brightness (see layerlight.display), so it is one slice copy and a send.
+#
+# Buttons and strip, by port:
+# - rp2 (Pico, Pico 2): the buttons are read every millisecond by PIO and
+#   filed by DMA, and the strip is sent by PIO and DMA (backends/rp2_pio.py):
+#   a press counts at its millisecond whatever the CPU is doing, and no frame
+#   turns interrupts off.
+# - other ports (the ESP32-S3 profile): a timer reads the buttons every 10 ms
+#   (late when interrupts are off: such instants are marked MISSED), and the
+#   strip goes out through `neopixel`.
 
 import sys
 import time
 
 import machine
-import neopixel
 
 from layerlight.boards import BUTTON_NAMES
 from layerlight.display import FrameBuffer
@@ -63,14 +70,34 @@ class Hardware:
             except Exception as e:  # ValueError/TypeError/OSError depending on port
                 raise _pin_error("buttons." + name, pin, e)
 
+        try:
+            import rp2  # noqa: F401 (the port has PIO and DMA)
+            from layerlight.backends import rp2_pio
+        except ImportError:
+            rp2_pio = None
+        self._sampler = None
+        self._strip = None
+        self._np = None
         pin = cfg["matrix_pin"]
         try:
-            self._np = neopixel.NeoPixel(machine.Pin(pin), n)
+            if rp2_pio is not None:
+                self._strip = rp2_pio.StripSender(pin, n * 3, time.ticks_us, time.ticks_diff)
+            else:
+                import neopixel
+                self._np = neopixel.NeoPixel(machine.Pin(pin), n)
         except Exception as e:
             raise _pin_error("matrix_pin", pin, e)
-        if len(self._np.buf) != n * 3:
+        if self._np is not None and len(self._np.buf) != n * 3:
             # the frame buffer holds 3 bytes per pixel; an RGBW driver would garble.
             raise ValueError("config matrix_pin: NeoPixel buffer is not 3 bytes per pixel")
+        if rp2_pio is not None:
+            try:
+                self._sampler = rp2_pio.ButtonSampler([buttons[name] for name in BUTTON_NAMES])
+            except ValueError as e:  # buttons spread over the GPIOs: the timer reads them
+                self.log("buttons: %s; read by a timer every 10 ms instead" % e)
+        if self._sampler is not None:
+            self.SAMPLE_MS = self._sampler.SAMPLE_MS
+            self.SAMPLES_KEPT = self._sampler.KEPT
         self._fb = None  # made by framebuffer()
 
         self._pwm = None
@@ -84,7 +111,7 @@ class Hardware:
             except Exception as e:
                 raise _pin_error("buzzer_pin", pin, e)
 
-        # the buttons sampled on the game's grid (start_grid)
+        # the timer's samples of the buttons (start_sampling, where there is no PIO)
         self._ring = bytearray(self.SAMPLES_KEPT)
         self._taken = 0
         self._origin = 0
@@ -135,15 +162,26 @@ class Hardware:
     def sleep_ms(self, ms):
         time.sleep_ms(ms)
 
-    # --- the grid: buttons sampled by a timer ------------------------------
+    # --- the buttons' samples: by PIO and DMA on rp2, else by a timer ----------
 
-    SAMPLES_KEPT = 128  # 1.28 s of samples: more than the longest flash write
+    SAMPLE_MS = 10      # the timer's period (rp2: 1, set in __init__)
+    SAMPLES_KEPT = 128  # the timer's 1.28 s of samples (rp2: 2.048 s)
 
-    def start_grid(self, step_ms, origin=None):
-        """Sample the buttons every step_ms from now on: sample 0 is now, instant 0
-        is `origin` (a ticks_ms just past; default now). Returns the origin."""
+    def start_sampling(self, origin=None):
+        """Sample the buttons every SAMPLE_MS from instant 0 at ticks_ms `origin` (a
+        moment about to come or just past; default now) on. Returns the origin."""
+        if self._sampler is not None:
+            self._sampler.prepare()
+            if origin is not None:
+                while time.ticks_diff(time.ticks_ms(), origin) < 0:
+                    pass  # reading 0 is made at instant 0 (a host's lead-in ends)
+            else:
+                origin = time.ticks_ms()
+            self._sampler.start()
+            return origin
         if self._timer is not None:
             self._timer.deinit()
+        step_ms = self.SAMPLE_MS
         self._step = step_ms
         self._taken = 0
         self._origin = time.ticks_ms() if origin is None else origin
@@ -183,9 +221,13 @@ class Hardware:
         self._taken = k
 
     def samples_taken(self):
+        if self._sampler is not None:
+            return self._sampler.taken()
         return self._taken
 
     def sample(self, k):
+        if self._sampler is not None:
+            return self._sampler.sample(k)
         return self._ring[k % self.SAMPLES_KEPT]
 
     def idle(self, ms):
@@ -234,6 +276,9 @@ class Hardware:
         return self._fb
 
     def show(self, fb):
+        if self._strip is not None:
+            self._strip.send(fb.buf)  # a memcpy and a DMA start: no allocation, interrupts on
+            return
         self._np.buf[:] = fb.buf  # a memcpy: no allocation
         self._np.write()
 
@@ -271,6 +316,17 @@ class Hardware:
             except Exception as e:  # e.g. rp2 allows at most 8388 ms
                 raise ValueError("config watchdog_ms: cannot start watchdog with %r (%s)" % (self._wdt_ms, e))
         self._wdt.feed()
+
+    def close(self):
+        """Stop what runs without the CPU (the loop is over: a host took the REPL)."""
+        if self._timer is not None:
+            self._timer.deinit()
+            self._timer = None
+        for part in (self._sampler, self._strip):
+            if part is not None:
+                part.close()
+        self._sampler = self._strip = None
+        self.tone(0)
 
     def log(self, line):
         print(line)

@@ -32,6 +32,13 @@ const cycleNanos = 1000 / MHZ;
 
 const sim = new Simulator();
 const mcu = sim.rp2040;
+// rp2040js runs PIO on setTimeout, blind to the clock divider and the delay
+// cycles; patches/rp2040js+1.4.1.patch (applied by npm ci) runs it on the
+// emulated clock, as the device's button sampler and strip need
+if (typeof mcu.pio[0].machines[0].timedStep !== 'function') {
+  process.stderr.write('rp2040js is not patched for PIO timing: run `make setup` (npm ci applies patches/)\n');
+  process.exit(2);
+}
 const clock = sim.clock;
 // the emulator's own log goes to stderr (stdout is the host's), errors only:
 // MicroPython's boot pokes peripherals rp2040js does not model, harmlessly
@@ -353,7 +360,7 @@ const commands = {
   },
   debug() {             // where the chip is (for a person looking into a hang)
     emit({ ev: 'debug', us: clock.micros, pc: mcu.core.PC, regs: Array.from(mcu.core.registers.slice(0, 16)).map((r) => r >>> 0), waiting: mcu.core.waiting,
-      flash_writes: chip.writes, selected: chip.selected, rx: chip.rx.length });
+      flash_writes: chip.writes, selected: chip.selected, rx: chip.rx.length, clk_sys: mcu.clkSys });
   },
   quit(c) {
     if (c.path) saveFlash(c.path);

@@ -5,16 +5,22 @@ stepping a device it notes when each button goes down or up and where each
 line ends (emulated ms from the game's time 0). Then:
 
 - every change becomes edges on that button's GPIO pin (pressed = low, as
-  the buttons are wired to ground), with contact bounce, settled just before
-  the 10 ms instant the simulator would see it at;
-- every line's end becomes a request "LL at T LEVEL THEN" on the serial
-  console: at instant T the device takes the buttons as LEVEL (as the line
-  left them), draws its frame, sends it to the LEDs, answers with its state
-  (layerlight/host_link.py), then takes them as THEN (as the next line begins
-  them). The pins count between line ends; at a line's end they cannot show
-  a button let go and pressed again at one instant, and a sample a flash
-  write held up is the instant before's, as on a board;
-- the frame for that line is the one decoded from the data pin while the
+  the buttons are wired to ground) at its instant, with contact bounce after
+  it. The device reads its pins every millisecond (PIO) and takes a change in
+  at the millisecond it read it, as on a table. A button let go and pressed
+  again at one instant (two lines, which the simulator steps one after the
+  other) gets a real gap on the pin: each later change of the same button at
+  that instant comes GAP_MS after the one before (the debouncer ignores both
+  alike: it lets a button change once in 20 ms);
+- every instant where lines end becomes a request "LL at T" on the serial
+  console: once the device has taken in its samples up to T, it draws its
+  frame, sends it to the LEDs and answers with its state
+  (layerlight/host_link.py). The host never says what the buttons are. The
+  pins cannot show what was between two changes at one instant, so a report
+  comes after every change at its instant: lines that end at one instant get
+  one report, after the last of them, and a line that ends where the next
+  line changes a button (`wait 40` then `press P1`) gets none;
+- the frame for that report is the one decoded from the data pin while the
   device sent it.
 
 Requests and edges go out AHEAD_MS of the device's time, so the device has
@@ -29,12 +35,11 @@ from layerlight_tools.errors import UserError
 
 AHEAD_MS = 600        # requests and edges are sent this far ahead of the device's time
 RUN_MS = 100          # the emulator runs this long between two looks at what came back
-# A change is made on the pin at its instant exactly: the device files a sample
-# under the instant whose millisecond it was read in (micropython_hw._sample),
-# so a clean edge counts at its instant, as in the simulator. A bouncing
-# contact chatters after it (level, not level, ...), settled 230 us later: a
-# sample read in those 230 us may see the old level and count the change one
-# instant late, as a real button's bounce can.
+GAP_MS = 1            # a button changed twice at one instant: the second change this much later
+FRAME_WAIT_MS = 60    # a frame is on the wire this long at most after it began (32x32: 31 ms)
+# A bouncing contact chatters after its change (level, not level, ...), settled
+# 230 us later: the millisecond's reading may catch it mid-bounce and take the
+# change a millisecond late, as a real button's bounce can.
 BOUNCE_US = (0, 40, 90, 150, 230)
 TICKS_US_WRAP = 1 << 30  # MicroPython's ticks_us wraps here
 
@@ -45,19 +50,27 @@ class Timeline(simcore.Simulator):
     def __init__(self):
         self.t = 0
         self.pressed = 0
-        self.levels = [(0, 0)]  # (t, buttons' bits from t on), one entry an instant
+        self.changes = []       # (us, button, down) on the pins, in time order
         self.ends = []          # (t, bits, line number) where each command line ends
+        self._at = {}           # button -> (instant of its last change, changes there)
+        self._by_line = []      # (us, index of the line) of each change
 
     def advance(self, ms):
         self.t += ms
 
-    def set_button(self, name, down, line_no):
-        bit = 1 << self.button_index(name, line_no)
-        self.pressed = self.pressed | bit if down else self.pressed & ~bit
-        if self.levels[-1][0] == self.t:
-            self.levels[-1] = (self.t, self.pressed)
-        else:
-            self.levels.append((self.t, self.pressed))
+    def set_buttons(self, names, down, line_no):
+        for name in names:
+            b = self.button_index(name, line_no)
+            bit = 1 << b
+            if bool(self.pressed & bit) == down:
+                continue  # no change on the pin
+            self.pressed ^= bit
+            # a button already changed at this instant changes again GAP_MS later
+            t, n = self._at.get(b, (-1, 0))
+            n = n + 1 if t == self.t else 0
+            self._at[b] = (self.t, n)
+            self.changes.append(((self.t + n * GAP_MS) * 1000, b, down))
+            self._by_line.append(((self.t + n * GAP_MS) * 1000, len(self.ends)))
 
     def read(self, lines):
         """Reads every line (a bad one: simcore.ScriptError naming it); returns self."""
@@ -66,25 +79,23 @@ class Timeline(simcore.Simulator):
             no += 1
             if self.run_line(line, no):
                 self.ends.append((self.t, self.pressed, no))
+        self.changes.sort(key=lambda c: c[0])
         return self
 
-    def level_at(self, t):
-        """The buttons at instant t once every line there has run."""
-        bits = 0
-        for at, b in self.levels:
-            if at > t:
-                break
-            bits = b
-        return bits
-
-    def changes(self):
-        """(t, bits before, bits after) where the buttons differ from one instant to the next."""
+    def reported(self):
+        """The indexes (in ends) of the lines the device reports after: the last line
+        ending at each instant, unless a later line changes a button at that very
+        instant (the pins show both changes at once: that later line is reported)."""
+        ends = self.ends
+        later = set((us, i) for us, i in self._by_line)
         out = []
-        before = 0
-        for t, bits in self.levels:
-            if bits != before:
-                out.append((t, before, bits))
-            before = bits
+        for i in range(len(ends)):
+            us = ends[i][0] * 1000
+            if i + 1 < len(ends) and ends[i + 1][0] == ends[i][0]:
+                continue
+            if any((us, j) in later for j in range(i + 1, len(ends) + 1)):
+                continue
+            out.append(i)
         return out
 
 
@@ -112,22 +123,21 @@ class Session:
 
     def play(self, timeline, on_line, on_error=None):
         """Plays the timeline from the device's time 0; on_line(report, frame bytes or None, line
-        number) after each line."""
+        number) after the last line ending at each instant (Timeline.reported)."""
         if self.origin_us is None:
             raise UserError("begin a game before playing a script")
-        changes = timeline.changes()
-        ends = timeline.ends
+        changes = timeline.changes
+        ends = [timeline.ends[i] for i in timeline.reported()]
         sent_changes = sent_ends = done = 0
         pico = self.pico
         while done < len(ends):
             horizon = (pico.us - self.origin_us) // 1000 + AHEAD_MS
-            while sent_changes < len(changes) and changes[sent_changes][0] <= horizon:
+            while sent_changes < len(changes) and changes[sent_changes][0] <= horizon * 1000:
                 self._edges(*changes[sent_changes])
                 sent_changes += 1
             requests = []
             while sent_ends < len(ends) and ends[sent_ends][0] <= horizon:
-                t, bits, _no = ends[sent_ends]
-                requests.append("LL at %d %d %d\n" % (t, bits, timeline.level_at(t)))
+                requests.append("LL at %d\n" % ends[sent_ends][0])
                 sent_ends += 1
             if requests:
                 pico.write("".join(requests).encode())
@@ -142,15 +152,12 @@ class Session:
 
     # ------------------------------------------------------------ the pins
 
-    def _edges(self, t, before, after):
-        at = self.origin_us + t * 1000
-        for b, pin in enumerate(self.pins):
-            bit = 1 << b
-            if (before ^ after) & bit:
-                level = 0 if after & bit else 1  # pressed pulls the pin low
-                steps = BOUNCE_US if self.bounce else (0,)
-                for i, dt in enumerate(steps):
-                    self.pico.edge(pin, level ^ (i % 2), at + dt)
+    def _edges(self, us, b, down):
+        at = self.origin_us + us
+        level = 0 if down else 1  # pressed pulls the pin low
+        steps = BOUNCE_US if self.bounce else (0,)
+        for i, dt in enumerate(steps):
+            self.pico.edge(self.pins[b], level ^ (i % 2), at + dt)
 
     # ------------------------------------------------------------ the console
 
@@ -186,14 +193,15 @@ class Session:
         t0, t1 = report.get("shown_us", (None, None))
         if t0 is None:
             return None
-        for attempt in range(2):
+        for attempt in range(FRAME_WAIT_MS // 2):
             with self.pico.cond:
                 frames = self.pico.frames[-50:]
             for f in reversed(frames):
                 start = int(f["start_us"]) % TICKS_US_WRAP
                 if (start - t0) % TICKS_US_WRAP <= (t1 - t0) % TICKS_US_WRAP:
                     return f["data"]
-            self.pico.run_ms(1)  # its latch had not passed yet
+            # still on the wire (DMA sends it while the device goes on), or its latch to come
+            self.pico.run_ms(2)
         raise UserError("no frame on the data pin between ticks_us %d and %d (t=%s)" % (t0, t1, report.get("t")))
 
 
