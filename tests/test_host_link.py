@@ -237,3 +237,12 @@ def test_bad_requests_get_a_one_line_refusal_and_a_persons_typing_is_left_alone(
     assert refused[3].startswith("bad request 'LL begin'")
     assert refused[4] == "no heap figures on this port"
     assert link.due == []
+
+
+def test_a_press_that_ends_where_the_next_begins_counts_first(capsys):
+    """A comes up (the reveal) in the very millisecond P1 goes down: the pins show both in one
+    sample; the release counts first, so P1's press is the race's, as in the simulator."""
+    script = "press A\npress A\npress P1\nwait 100"
+    got = run_script(capsys, script, "layers", 3)
+    assert got[-1]["finish_order"] == [1]
+    same(got, sim_reports(script, "layers", 3))
