@@ -58,3 +58,38 @@ def games():
         ("coop", paced(coop), "coop", 4, 1),
         ("paper-world", paced(paper), "paper-world", 4, 1),
     ]
+
+
+def close_race(game, seed, rng, short_seat=None):
+    """A 4-seat round of Layers or Layers+: the reveal, then the four seats
+    press within 300 ms, the first 20-150 ms after the reveal (while its save is written), at
+    milliseconds off the 10 ms grid; every finisher verified right, on to the scores. The seat
+    `short_seat` presses for 20 ms only (the others 70). Returns (script, the order pressed)."""
+    p = Player(game, players=4, seed=seed, config=SHORT)  # the script does not depend on the size
+    if p.state()["phase"] == "round_tile":
+        p.do("press A")
+    p.do("press A")
+    assert p.state()["phase"] == "race", p.state()
+    first = rng.randint(20, 150)
+    times = sorted([first] + [first + rng.randint(1, 300) for _ in range(3)])
+    while len(set(times)) < 4:  # four distinct milliseconds (a tie is another test's)
+        times = sorted(set(times) | {times[-1] + 1})
+    seats = [1, 2, 3, 4]
+    rng.shuffle(seats)
+    events = []
+    for t, seat in zip(times, seats):
+        events.append((t, "down", seat))
+        events.append((t + (20 if seat == short_seat else 70), "up", seat))
+    events.sort()
+    now = 0
+    for t, what, seat in events:
+        if t > now:
+            p.do("wait %d" % (t - now))
+            now = t
+        p.do("%s P%d" % (what, seat))
+    p.do("wait 300")
+    assert p.state()["finish_order"] == seats, (p.state(), seats)
+    while p.state()["phase"] == "verify":
+        p.do("press A")
+    p.do("wait 1000")
+    return p.script, seats

@@ -86,10 +86,11 @@ def test_flash_from_nothing_then_the_menu_on_a_power_cycle_then_nothing_to_copy(
     assert not second["main"] and second["slot"] == first["slot"]
 
 
-def sim_trace(script, game, players, seed):
+def sim_trace(script, game, players, seed, size=SIZE):
     """(state, wire bytes of its frame) after every line, from the simulator with the same settings."""
-    cfg = wire.device_config(SETTINGS)
-    dev = simcore.make_device(firmware_files.device_files(None, SETTINGS), SIZE, SIZE, seed, game, players)
+    settings = dict(SETTINGS, width=size, height=size)
+    cfg = wire.device_config(settings)
+    dev = simcore.make_device(firmware_files.device_files(None, settings), size, size, seed, game, players)
     sim = simcore.Simulator(dev, frames=True)
     out = []
     no = 0
@@ -211,6 +212,114 @@ def test_a_long_contact_bounce_is_one_press(flashed, tmp_path):
     sim = sim_trace("wait 1000\npress B\nwait 440\n", None, 0, 7)[-1][0]
     assert reports[-1]["choice"] == sim["choice"] == "LAYERS+"
     assert reports[-1]["sound"] == ["tick"]
+
+
+# ------------------------------------------------- every press at its instant, pins only
+
+@pytest.fixture(scope="module")
+def sized(flashed, tmp_path_factory):
+    """An image per matrix size: the 16x16 one, its settings flashed again at 8x8 and 32x32."""
+    images = {SIZE: flashed["image"], "flashed": flashed}
+    for size in (8, 32):
+        image = str(tmp_path_factory.mktemp("pico%d" % size) / "flash.bin")
+        shutil.copyfile(flashed["image"], image)
+        pico = target.power_on(flashed["uf2"], flashed["rom"], image)
+        try:
+            target.flash(pico, dict(SETTINGS, width=size, height=size))
+        finally:
+            pico.close(keep=True)
+        images[size] = image
+    return images
+
+
+def play_games(flashed, image, games, folder):
+    """Several (script, game, players, seed) played one after the other on one Pico powered on
+    from a copy of `image`, each begun afresh; [(reports and frames, pico's frames, origin)]."""
+    copy = os.path.join(folder, "flash.bin")
+    shutil.copyfile(image, copy)
+    pico = target.power_on(flashed["uf2"], flashed["rom"], copy)
+    out = []
+    try:
+        pico.run_ms(500)
+        game_on = session.Session(pico, bounce=False)
+        for script, game, players, seed in games:
+            origin = game_on.begin(seed, game, players)
+            got = []
+            game_on.play(session.Timeline().read(script.split("\n")), lambda r, f, no: got.append((r, f)))
+            with pico.cond:
+                frames = list(pico.frames)
+            out.append((got, frames, origin))
+        return out
+    finally:
+        pico.close()
+
+
+def same_as_sim(got, script, game, players, seed, size):
+    expected = per_instant(script, sim_trace(script, game, players, seed, size))
+    assert len(got) == len(expected)
+    for i, ((report, frame), (state, wire_frame)) in enumerate(zip(got, expected)):
+        assert session.trace_state(report, frame, None) == state, "report %d at t=%d" % (i, state["t"])
+        assert frame == wire_frame, "report %d at t=%d: the frame on the data pin differs" % (i, state["t"])
+
+
+@pytest.mark.parametrize("size", [8, 16, 32])
+def test_close_races_come_out_in_the_order_pressed_at_every_size(size, sized, tmp_path):
+    """Layers and Layers+, four seats within 300 ms, the first press while the reveal's save is
+    being written, the pins alone: exactly the simulator's finish order, points and tokens,
+    frame for frame. At 32x32 one seat's press lasts 20 ms, inside a strip write."""
+    rng = random.Random(size)
+    races = []
+    for game, seed in (("layers", 4), ("layers-plus", 8)):
+        script, order = pico_games.close_race(game, seed, rng, short_seat=2 if size == 32 else None)
+        races.append((script, game, 4, seed, order))
+    played = play_games_on(sized, size, [r[:4] for r in races], str(tmp_path))
+    for (script, game, players, seed, order), (got, frames, origin) in zip(races, played):
+        race_end = [r for r, f in got if r["phase"] == "verify"][0]
+        assert race_end["finish_order"] == order, (game, size)
+        same_as_sim(got, script, game, players, seed, size)
+        if size == 32:  # the 20 ms press overlapped a frame on the wire, and counted
+            t = down_at(script, "P2")
+            at_us, up_us = origin + t * 1000, origin + (t + 20) * 1000
+            assert any(f["start_us"] < up_us and f["end_us"] > at_us for f in frames), "no strip write during it"
+            assert 2 in race_end["finish_order"]
+
+
+def play_games_on(sized, size, games, folder):
+    return play_games(sized["flashed"], sized[size], games, folder)
+
+
+def down_at(script, button):
+    """The instant (ms) a script's `down BUTTON` line comes."""
+    t = 0
+    for line in script.split("\n"):
+        words = line.split()
+        if words[:1] == ["wait"]:
+            t += int(words[1])
+        elif words[:1] == ["press"]:
+            t += simcore.PRESS_MS
+        elif words == ["down", button]:
+            return t
+    raise AssertionError("no down %s" % button)
+
+
+def test_otlo_the_earlier_of_two_calls_20_ms_apart_claims_just_after_a_card_was_settled(sized, tmp_path):
+    """A claim is settled (the device saves it as play resumes); 15 ms later P3 calls OTLO!,
+    20 ms after that P2: both presses fall inside that save; P3 claims, as in the simulator."""
+    from scenario_lib import Player
+    p = Player("otlo", players=4, seed=5)
+    for line in ("press B", "press B", "press A", "press A"):
+        p.do(line)
+    p.do("press P1")
+    assert p.state()["phase"] == "claim"
+    p.do("press A")  # P1's pile
+    p.do("press A")  # right: the card is settled, play resumes (and is saved)
+    assert p.state()["phase"] == "play"
+    for line in ("wait 15", "down P3", "wait 20", "down P2", "wait 60", "up P3", "up P2", "wait 300"):
+        p.do(line)
+    assert p.state()["claimer"] == 3
+    (got, frames, origin), = play_games_on(sized, SIZE, [(p.script, "otlo", 4, 5)], str(tmp_path))
+    assert got[-1][0]["phase"] == "claim" and got[-1][0]["claimer"] == 3
+    same_as_sim(got, p.script, "otlo", 4, 5, SIZE)
 
 
 def saves_in(script, game, players, seed):

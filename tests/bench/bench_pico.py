@@ -117,6 +117,77 @@ def session_of_every_mode(uf2, rom, image):
     return modes, menu
 
 
+RACES_PER_SIZE = 4  # per size: Layers and Layers+, two each (pico_games.close_race)
+
+
+def lit_by_presses(script, game, players, seed, size):
+    """For every `down Pn` of the script: (instant, seat, the wire bytes' positions its press
+    changes and their values), from the simulator's frames just before and just after it."""
+    import wire_frames
+    return wire_frames.press_changes(script, game, players, seed, dict(SETTINGS, width=size, height=size))
+
+
+def press_timing(uf2, rom, image, size, ratio_holder):
+    """Close races (four seats within 300 ms, pins only) on one Pico at `size`: for every press,
+    how long until the frame showing it left the wire; races in order; the strip write's CPU
+    time; the longest stretches with interrupts off during the races."""
+    import random
+    pico = target.power_on(uf2, rom, image)
+    out = {"latency": [], "in_order": 0, "tried": 0, "strip": 0, "irq": (0, 0)}
+    try:
+        target.flash(pico, dict(SETTINGS, width=size, height=size))
+        pico.run_ms(500)
+        game_on = session.Session(pico, bounce=False)
+        pico.write(b"LL time 1\n")
+        rng = random.Random(1000 + size)
+        pico.irq_off()
+        for k in range(RACES_PER_SIZE):
+            game, seed = (("layers", 4), ("layers-plus", 8))[k % 2]
+            script, order = pico_games.close_race(game, seed, rng)
+            origin = game_on.begin(seed, game, 4)
+            reports = []
+            game_on.play(session.Timeline().read(script.split("\n")), lambda r, f, no: reports.append(r))
+            race_end = [r for r in reports if r["phase"] == "verify"][0]
+            out["tried"] += 1
+            out["in_order"] += race_end["finish_order"] == order
+            out["strip"] = max([out["strip"]] + [r["frames_us"][2] for r in reports])
+            with pico.cond:
+                frames = list(pico.frames)
+            for t, seat, changes in lit_by_presses(script, game, 4, seed, size):
+                at = origin + t * 1000
+                shown = next((f for f in frames if f["start_us"] >= at
+                              and all(f["data"][i] == v for i, v in changes)), None)
+                if shown is not None:
+                    out["latency"].append((shown["end_us"] - at, shown["start_us"] - at,
+                                           shown["end_us"] - shown["start_us"]))
+        out["irq"] = pico.irq_off()
+    finally:
+        pico.close()
+    return out
+
+
+def print_press_timing(timing, ratio):
+    print("every press at its instant (pins only; close races of 4 seats within 300 ms, the first while the "
+          "reveal is saved):")
+    print("  %-6s %-30s %-30s %-14s %-12s %s" % ("size", "press to light, median / worst", "scaled by the ratio",
+                                                 "races in order", "strip (CPU)", "longest with interrupts off"))
+    for size in sorted(timing):
+        m = timing[size]
+        lat = sorted(m["latency"])
+        if not lat:
+            print("  %dx%d: no press seen lit" % (size, size))
+            continue
+        med, worst = lat[len(lat) // 2], lat[-1]
+        scaled = sorted(start / ratio + wire for _end, start, wire in lat)
+        print("  %-6s %5.1f / %5.1f ms (emulated)      %5.1f / %5.1f ms               %d / %d          %5.2f ms"
+              "     %.2f ms (%.1f ms with a flash write)" % (
+                  "%dx%d" % (size, size), med[0] / 1000, worst[0] / 1000, scaled[len(scaled) // 2] / 1000,
+                  scaled[-1] / 1000, m["in_order"], m["tried"], m["strip"] / 1000, m["irq"][1] / 1000,
+                  m["irq"][0] / 1000))
+    print("  target: within one frame (40 ms) plus the wire (1.9 / 7.7 / 30.7 ms at 8x8 / 16x16 / 32x32);"
+          " scaled: the time to the frame's start divided by the emulator's ratio, plus the wire")
+
+
 def main():
     uf2, rom = files()
     if not (uf2 and rom):
@@ -135,6 +206,15 @@ def main():
             wasm = {name: bench_keepers.measure(*how) for name, how in WASM.items()}
             cal_ms = cal.result()
             modes, menu = played.result()
+        timing = {}
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            jobs = {}
+            for size in (8, 16, 32):
+                copy = os.path.join(tmp, "race%d.bin" % size)
+                shutil.copyfile(image, copy)
+                jobs[size] = pool.submit(press_timing, uf2, rom, copy, size, None)
+            for size, job in jobs.items():
+                timing[size] = job.result()
     ratio = cal_ms / (RP2040_MS_PER_ITERATION * CALIBRATION)
     print("stock MicroPython v1.23.0 (rp2 port) on rp2040js, firmware flashed with `layerlight flash` as .mpy files")
     print("first flash onto a blank chip: %.1f s wall, %.1f s of the Pico's time, %d modules sent" % fb["first_flash"])
@@ -166,6 +246,7 @@ def main():
     print("   the strip write is the wire's time plus copying the frame: it does not scale with the chip)")
     print("the device behind the table (a line's report after its instant; saves are 100-200 ms of flash writes):")
     print("  " + ", ".join("%s %.0f ms (%s)" % (m["name"], m["behind"][0], m["behind"][1]) for m in modes))
+    print_press_timing(timing, ratio)
     print("heap at the menu after the session: %.1f KB in use, %.1f KB free (of %.1f KB)" % (
         menu["alloc"] / 1024, menu["free"] / 1024, (menu["alloc"] + menu["free"]) / 1024))
     print("  at the menu after each game: " + ", ".join("%s %.1f KB" % (m["name"], m["menu_after"] / 1024)

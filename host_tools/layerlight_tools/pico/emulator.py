@@ -223,6 +223,15 @@ class Pico:
         the chip stops there; close(keep=True) keeps the flash as the cut left it."""
         self._send(cmd="cut_at", write=write, after_us=after_us)
 
+    def irq_off(self):
+        """The longest stretches with interrupts off since the last ask, in us: overall, and
+        with no flash write in them."""
+        self._send(cmd="irq_off")
+        self._wait(lambda: any(a.get("ev") == "irq_off" for a in self._acks), "the interrupts' figures")
+        got = next(a for a in self._acks if a.get("ev") == "irq_off")
+        self._acks.remove(got)
+        return got["longest_us"], got["no_flash_us"]
+
     def save_flash(self, path):
         self._send(cmd="save_flash", path=path)
         self._wait(lambda: any(a.get("ev") == "saved" for a in self._acks), "saving the flash")

@@ -290,6 +290,12 @@ function checkQuiet() {
 
 // --- running -----------------------------------------------------------------
 
+// the longest stretches with interrupts off (PRIMASK set), overall and with no flash
+// write in them (a strip write by machine.bitstream was one of those), since asked
+const irqOff = { longest: 0, noFlash: 0 };
+let pmSince = -1;
+let pmWrites = 0;
+
 let untilUs = 0;        // emulated time may run up to here
 let pendingAt = false;  // a "run" waits for its "at"
 
@@ -303,6 +309,14 @@ function runChunk() {
       i += step / cycleNanos;
     } else {
       clock.tick(core.executeInstruction() * cycleNanos);
+    }
+    if (core.PM) {
+      if (pmSince < 0) { pmSince = clock.nanos; pmWrites = chip.writes; }
+    } else if (pmSince >= 0) {
+      const d = clock.nanos - pmSince;
+      if (d > irqOff.longest) irqOff.longest = d;
+      if (chip.writes === pmWrites && d > irqOff.noFlash) irqOff.noFlash = d;
+      pmSince = -1;
     }
     if (toDevice.length) feedSerial();
   }
@@ -357,6 +371,11 @@ const commands = {
   },
   time() {
     emit({ ev: 'time', us: clock.micros });
+  },
+  irq_off() {           // the longest stretches with interrupts off since the last ask (us)
+    emit({ ev: 'irq_off', longest_us: irqOff.longest / 1000, no_flash_us: irqOff.noFlash / 1000 });
+    irqOff.longest = 0;
+    irqOff.noFlash = 0;
   },
   debug() {             // where the chip is (for a person looking into a hang)
     emit({ ev: 'debug', us: clock.micros, pc: mcu.core.PC, regs: Array.from(mcu.core.registers.slice(0, 16)).map((r) => r >>> 0), waiting: mcu.core.waiting,
