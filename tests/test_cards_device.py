@@ -3,7 +3,8 @@
 import pytest
 
 from layerlight import startup
-from layerlight_tools import cards, simcore
+from layerlight_tools import simcore
+from layerlight_tools.layers import cards
 from layerlight_tools.firmware_files import DEFAULT_DECK
 from mpy import run_micropython
 from scenario_lib import device_files

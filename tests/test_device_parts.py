@@ -8,7 +8,8 @@ import pytest
 from layerlight import config, display, geometry, stacking, strip_map
 from layerlight.deck import Deck, DeckError
 from layerlight.solver import Solver
-from layerlight_tools import cards, sets, simcore
+from layerlight_tools import simcore
+from layerlight_tools.layers import cards, sets
 from layerlight_tools.firmware_files import DEFAULT_DECK, DEFAULT_SET
 from scenario_lib import device_files
 

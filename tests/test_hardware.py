@@ -140,7 +140,7 @@ def test_main_readme_points_here():
         text = f.read()
     section = text.split("## Build one", 1)[1].split("\n## ", 1)[0]
     assert "hardware/README.md" in section
-    assert text.index("## Build one") < text.index("## Tests and benchmarks")
+    assert text.index("## Build one") < text.index("## Where the code is")  # before the code, near the top
 
 
 # --- Wokwi -------------------------------------------------------------------

@@ -275,6 +275,99 @@ def test_records_a_future_firmware_might_write_do_not_break_it(tmp_path, capsys)
     assert json.loads((tmp_path / "g.json").read_text()) == odd
 
 
+# ---------------------------------------------------------------- a game on its result screen
+
+
+def saved_at_final(folder, record, name=persist.GAME):
+    """The saved game as Device.save_game writes it once the game is at its final: the
+    record rides along (the rest of the file is the game itself, here a stand-in)."""
+    saved = {"game": record["mode"], "deck": None, "rng": 1, "snap": {"phase": "final"}, "ms": record["ms"],
+             "n": record["n"], "record": record}
+    (folder / name).write_bytes(persist.encode(saved))
+
+
+def test_a_game_on_its_result_screen_is_the_newest_marked_and_counted(season, tmp_path, capsys):
+    folder, records = season
+    waiting = dict(rec("coop", [1], [14], [1], 61000, detail={"colours": {"blue": 14}}, rounds=72), n=7)
+    saved_at_final(folder, waiting)
+    out_json, out_csv = tmp_path / "g.json", tmp_path / "g.csv"
+    code, out, err = run(["--flash", str(folder), "--json", str(out_json), "--csv", str(out_csv)], capsys)
+    assert code == 0 and err == ""
+    assert out.startswith("7 games, newest first")
+    games, per_mode = sections(out)
+    assert games[1] == ["7", "-", "coop", "P1", "14", "P1", "1:01", "final, still on its result screen"]
+    assert [row[-1] for row in games[2:]] == ["final", "final", "end", "final", "final", "final"]
+    assert ["coop", "2", "1", "1", "0", "1", "17.0", "20", "0.0", "8:00"] in per_mode
+    assert json.loads(out_json.read_text()) == records + [waiting]  # the record the log will hold
+    assert len(out_csv.read_text().splitlines()) == 1 + 7
+
+
+@pytest.mark.parametrize("case", ["logged", "in play", "damaged", "new only"])
+def test_the_saved_game_adds_a_game_only_when_it_waits_at_its_final(season, capsys, case):
+    """Once logged (a power cut between the append and the saved game's removal leaves it),
+    it is not counted again; a game still being played, or a damaged file, is no game; a
+    saved game.json.new alone is read as the device reads it at power-on."""
+    folder, records = season
+    if case == "logged":
+        saved_at_final(folder, records[-1])
+    elif case == "in play":
+        (folder / persist.GAME).write_bytes(persist.encode({"game": "coop", "snap": {}, "n": 7}))
+    elif case == "damaged":
+        saved_at_final(folder, dict(records[0], n=7))
+        data = bytearray((folder / persist.GAME).read_bytes())
+        data[30] ^= 0x01
+        (folder / persist.GAME).write_bytes(bytes(data))
+    else:
+        saved_at_final(folder, dict(records[0], n=7), name=persist.GAME + ".new")
+    code, out, err = run(["--flash", str(folder)], capsys)
+    assert code == 0 and err == ""
+    numbers = [row[0] for row in sections(out)[0][1:]]
+    if case == "new only":
+        assert numbers == ["7", "6", "5", "4", "3", "2", "1"] and "still on its result screen" in out
+    else:
+        assert numbers == ["6", "5", "4", "3", "2", "1"] and "still on its result screen" not in out
+
+
+def sim(folder, script, *options):
+    res = subprocess.run([sys.executable, "-m", "layerlight_tools.cli", "sim", "--headless", "--script", "-",
+                          "--flash", str(folder), "--trace"] + list(options),
+                         input=script, capture_output=True, text=True, cwd=REPO)
+    assert res.returncode == 0, res.stderr
+    return [json.loads(line) for line in res.stdout.splitlines()]
+
+
+def test_a_solo_coop_game_left_on_its_result_shows_then_is_logged_once(tmp_path, capsys):
+    """As a new user tries it: a solo CO.OP game played to its final on the simulator's flash,
+    then `history --flash`; then the result left with A, or HISTORY opened on the device."""
+    import shutil
+    from layerlight import modes
+    folder = tmp_path / "flash"
+    trace = sim(folder, "press A\nwait 200\n" * 72, "--game", "coop", "--players", "1")
+    assert trace[-1]["phase"] == "final"
+    assert not (folder / playlog.LOG).exists()
+    out_json = tmp_path / "on_result.json"
+    code, out, err = run(["--flash", str(folder), "--json", str(out_json)], capsys)
+    assert code == 0 and err == ""
+    assert out.startswith("1 game, newest first")
+    assert sections(out)[0][1][2:] == ["coop", "P1", "0", "P1", sections(out)[0][1][6],
+                                       "final, still on its result screen"]
+    waiting = json.loads(out_json.read_text())
+    assert [r["n"] for r in waiting] == [1]
+    history_walk = "press B\n" * (1 + modes.names().index("history")) + "press A\nwait 200\n"  # RESUME first
+    for name, script in (("left with A", "press A\nwait 300\npress A\nwait 300\n"), ("HISTORY", history_walk)):
+        copy = tmp_path / name
+        shutil.copytree(folder, copy)
+        trace = sim(copy, script)
+        if name == "HISTORY":
+            assert trace[-1]["game"] == "history" and trace[-1]["games"] == 1  # logged first, as it opens
+        assert not (copy / persist.GAME).exists()
+        logged = tmp_path / (name + ".json")
+        code, out, err = run(["--flash", str(copy), "--json", str(logged)], capsys)
+        assert code == 0 and err == ""
+        assert out.startswith("1 game, newest first") and "still on its result screen" not in out
+        assert json.loads(logged.read_text()) == waiting  # the record shown is the record logged
+
+
 # ---------------------------------------------------------------- errors are one line
 
 
@@ -322,6 +415,8 @@ def test_from_a_board_over_the_port_sets_its_clock_and_restarts_it(tmp_path, cap
     with open(folder / playlog.LOG, "ab") as f:
         f.write(persist.encode(dict(SEASON[0], n=41))[:-20])
     records += write_log_more(folder, SEASON[1:3], first=41)
+    waiting = dict(SEASON[4], n=44)  # and a game on its result screen, saved with its record
+    saved_at_final(folder, waiting)
     out_json = tmp_path / "g.json"
     with PtyDevice(flash_dir=folder) as dev:
         boots = dev.status()["boots"]
@@ -329,9 +424,10 @@ def test_from_a_board_over_the_port_sets_its_clock_and_restarts_it(tmp_path, cap
         assert code == 0, err
         # stopped without a reset to be read, then restarted into its main.py (Ctrl-D)
         assert dev.status()["boots"] == boots + 1 and dev.status()["mode"] == "friendly"
-        assert err == "read 42 games, skipped 1 damaged lines\n"
-        assert json.loads(out_json.read_text()) == records
-        assert out.startswith("42 games, newest first")
+        assert err == "read 43 games, skipped 1 damaged lines\n"
+        assert json.loads(out_json.read_text()) == records + [waiting]
+        assert out.startswith("43 games, newest first")
+        assert sections(out)[0][1][0] == "44" and sections(out)[0][1][-1] == "final, still on its result screen"
         with devicefs.Board(dev.port) as board:
             clock = board.eval("__import__('machine').RTC().datetime()")
         board_time = datetime.datetime(*clock[:3], *clock[4:7])
@@ -339,6 +435,7 @@ def test_from_a_board_over_the_port_sets_its_clock_and_restarts_it(tmp_path, cap
         # a board with no log: no games yet
         dev.control("remove", path="/" + playlog.LOG)
         dev.control("remove", path="/" + playlog.OLD)
+        dev.control("remove", path="/" + persist.GAME)
         code, out, err = run(["--port", dev.port], capsys)
         assert (code, out, err) == (0, "no games in the play log yet\n", "")
 

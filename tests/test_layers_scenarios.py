@@ -165,7 +165,7 @@ def test_same_seed_same_trace_and_other_seed_differs():
 
 @pytest.mark.parametrize("size", [(8, 8), (16, 16), (32, 32)])
 def test_race_screen_shows_the_mission_pattern_on_every_size(size):
-    from layerlight_tools.cards import open_deck
+    from layerlight_tools.layers.cards import open_deck
     from layerlight_tools.firmware_files import DEFAULT_DECK
     from layerlight.screens import Layout
     out = states(run_cpython("press A\npress A\n", "layers", 2, size=size, frames=True))
@@ -187,7 +187,7 @@ def test_race_screen_shows_the_mission_pattern_on_every_size(size):
 
 def test_a_level_whose_missions_ran_out_is_no_longer_offered(tmp_path):
     """games.md: B cycles only levels with missions left; a used-up deck comes back reshuffled."""
-    from layerlight_tools import cards, sets
+    from layerlight_tools.layers import cards, sets
     from layerlight_tools.firmware_files import DEFAULT_SET
     small = tmp_path / "small.deck"
     layer_set = sets.load(DEFAULT_SET)

@@ -11,7 +11,8 @@ from PIL import Image, ImageOps
 
 from layerlight import otlo_tiles as T
 from layerlight.otlo_deck import OtloDeck
-from layerlight_tools import render, simcore
+from layerlight_tools import simcore
+from layerlight_tools.layers import render
 from layerlight_tools.otlo import deckpack as otlo_deckpack, render as otlo_render
 from layerlight_tools.errors import UserError
 

@@ -84,7 +84,7 @@ def test_personal_best_is_kept_on_flash_and_a_new_one_gets_a_fanfare():
 
 
 def test_a_used_up_level_is_refused_until_every_pile_is_used(tmp_path):
-    from layerlight_tools import cards, sets
+    from layerlight_tools.layers import cards, sets
     from layerlight_tools.firmware_files import DEFAULT_SET
     small = tmp_path / "small.deck"
     layer_set = sets.load(DEFAULT_SET)

@@ -16,7 +16,7 @@
 # else is read; the length tells a truncated file from a corrupt one; the CRC
 # is checked in small chunks before the header is trusted. Records have a
 # fixed size: a mission is one seek and one read, the deck never sits in RAM.
-# The host tools write decks (layerlight_tools.deckpack).
+# The host tools write decks (layerlight_tools.layers.deckpack).
 
 import struct
 

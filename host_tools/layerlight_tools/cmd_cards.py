@@ -2,8 +2,8 @@
 
 Two kinds of deck stand behind the same commands: Layers mission decks and
 OTLO challenge decks. Each command picks its kind once, here: by the set
-file (`kind = "otlo"`) or by the deck file's magic (b"LLOT"); the OTLO work
-is in otlo_cmd_* below and the otlo_* modules.
+file (`kind = "otlo"`) or by the deck file's magic (b"LLOT"); the Layers work
+is in the layers package, the OTLO work in otlo_cmd_* below and the otlo package.
 """
 
 import json
@@ -17,7 +17,7 @@ from layerlight_tools.errors import UserError
 def _guard(fn, *args, **kw):
     """Run fn; a bad deck of either kind (DeckError, a DeckProblem) is one line."""
     from layerlight.deckfile import DeckError
-    from layerlight_tools import cards
+    from layerlight_tools.layers import cards
     from layerlight_tools.otlo import cards as otlo_cards
     try:
         return fn(*args, **kw)
@@ -27,7 +27,7 @@ def _guard(fn, *args, **kw):
 
 def _open(path):
     """The firmware's mission deck reader on a deck file; a bad deck is one line."""
-    from layerlight_tools import cards
+    from layerlight_tools.layers import cards
     return _guard(cards.open_deck, path)
 
 
@@ -40,7 +40,8 @@ def cmd_cards_build(args):
     from layerlight_tools.otlo import sets as otlo_sets
     if otlo_sets.is_otlo(args.set):
         return otlo_cmd_build(args)
-    from layerlight_tools import cards, progress, sets
+    from layerlight_tools import progress
+    from layerlight_tools.layers import cards, sets
     try:
         layer_set = sets.load(args.set)
     except sets.SetError as e:
@@ -72,7 +73,8 @@ def cmd_cards_build(args):
 def cmd_cards_check(args):
     if _is_otlo_deck(args.deck):
         return otlo_cmd_check(args)
-    from layerlight_tools import cards, progress
+    from layerlight_tools import progress
+    from layerlight_tools.layers import cards
     with progress.Bars(None) as bars:
         problems = _guard(cards.check, args.deck, bars)
     for p in problems:
@@ -86,7 +88,8 @@ def cmd_cards_check(args):
 
 
 def cmd_cards_export(args):
-    from layerlight_tools import cards, progress
+    from layerlight_tools import progress
+    from layerlight_tools.layers import cards
     if not args.json:
         raise UserError("say which format: --json")
     if _is_otlo_deck(args.deck):
@@ -114,7 +117,7 @@ def _write_json(args, data, items):
 
 
 def cmd_cards_render(args):
-    from layerlight_tools import render
+    from layerlight_tools.layers import render
     if not args.output and not args.png:
         raise UserError("say where to: -o cards.pdf and/or --png DIR")
     if _is_otlo_deck(args.deck):
@@ -149,7 +152,7 @@ def cmd_cards_show(args):
     if _is_otlo_deck(args.deck):
         return otlo_cmd_show(args)
     from layerlight.solver import Solver
-    from layerlight_tools import show
+    from layerlight_tools.layers import show
     d = _open(args.deck)
     found = None
     for i in range(d.count):
@@ -237,7 +240,7 @@ def otlo_cmd_check(args):
 
 
 def otlo_cmd_show(args):
-    from layerlight_tools import show
+    from layerlight_tools.layers import show
     from layerlight_tools.otlo import cards as otlo_cards, show as otlo_show
     d = _otlo_open(args.deck)
     found = [c for c in otlo_cards.challenges_of(d) if c.id == args.mission]

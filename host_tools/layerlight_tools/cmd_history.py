@@ -15,7 +15,7 @@ def cmd_history(args):
         log = source.read_board(args.port)
     if log.damaged:
         print("read %d games, skipped %d damaged lines" % (len(log.records), log.damaged), file=sys.stderr)
-    sys.stdout.write(report.report(log.records, seat_names))
+    sys.stdout.write(report.report(log.records, seat_names, log.on_result))
     if args.csv:
         export.write_csv(args.csv, log.records, seat_names)
     if args.json:
@@ -33,7 +33,8 @@ def register(sub):
     h = sub.add_parser("history", help="the games the device logged: a table, wins per seat, exports",
                        description="Reads the device's play log (the last 500 games: plays.old and plays.log "
                                    "on its flash) from a board over USB, or from a simulator's --flash "
-                                   "folder, and prints the games, newest first, then per mode the plays, "
+                                   "folder, with a game still on its result screen (saved with it, logged "
+                                   "once it is left), and prints the games, newest first, then per mode the plays, "
                                    "wins per seat position, winning scores, margins and lengths. Reading "
                                    "from a board also sets its clock from the PC's.")
     h.add_argument("--port", help="serial port of the board (default: found by its USB id)")

@@ -81,7 +81,7 @@ def check_deck(path):
     """A --deck must be a good deck of either kind: else one line naming it (the device would
     report its own deck path, and play on with the shipped one)."""
     from layerlight.deckfile import DeckError
-    from layerlight_tools import cards
+    from layerlight_tools.layers import cards
     from layerlight_tools.otlo import cards as otlo_cards
     if not os.path.isfile(path):
         raise UserError("--deck: no such file: %s" % path)

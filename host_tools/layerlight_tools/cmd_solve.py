@@ -33,7 +33,7 @@ def read_pattern(path):
 
 
 def cmd_solve(args):
-    from layerlight_tools import sets, show
+    from layerlight_tools.layers import sets, show
     from layerlight_tools.otlo import sets as otlo_sets
     if otlo_sets.is_otlo(args.set):
         return cmd_solve_otlo(args)

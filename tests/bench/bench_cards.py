@@ -2,7 +2,7 @@
 
 1. Every mission of host_tools/sets/bench8.toml (five 8x8 layers: 4,455,720
    stackings of 1 to 5 layers) found and graded by the search of
-   `layerlight_tools.stackings`, and by a plain NumPy brute force that
+   `layerlight_tools.layers.stackings`, and by a plain NumPy brute force that
    composes every stacking, each in its own process (time, peak memory). Both
    must find the same missions with the same solution counts.
 2. `cards build` of that set, whole (selection, second solve, deck written).
@@ -67,7 +67,7 @@ def brute_force(layers, size, max_level=5):
 
 def search(layer_set):
     """{level: (pattern rows as bytes, counts)} and the grades, from the search the builder uses."""
-    from layerlight_tools import cards, stackings
+    from layerlight_tools.layers import cards, stackings
     found = stackings.missions(layer_set.layers, layer_set.size, len(layer_set.colours))
     grades = {k: cards.difficulty(k, c.counts, c.visible) for k, c in found.items()}
     return found, grades
@@ -86,7 +86,7 @@ def digest(levels):
 
 
 def child(kind, path):
-    from layerlight_tools import sets, stackings
+    from layerlight_tools.layers import sets, stackings
     layer_set = sets.load(path)
     n2 = layer_set.size ** 2
     t0 = time.perf_counter()
@@ -115,7 +115,7 @@ def run_child(kind, path):
 
 def solve_times_pc(deck_path, repeats=20):
     from layerlight.solver import Solver
-    from layerlight_tools import cards
+    from layerlight_tools.layers import cards
     d = cards.open_deck(deck_path)
     solver = Solver(d.layers)
     out = []
@@ -264,7 +264,7 @@ def plot(points, path, rho):
 
 def difficulty_figures():
     from layerlight.solver import Solver
-    from layerlight_tools import cards
+    from layerlight_tools.layers import cards
     d = cards.open_deck(DEFAULT_DECK)
     solver = Solver(d.layers)
     points = []
@@ -285,7 +285,7 @@ def ok(flag):
 
 
 def main():
-    from layerlight_tools import cards, sets
+    from layerlight_tools.layers import cards, sets
     s = run_child("search", BENCH_SET)
     b = run_child("brute", BENCH_SET)
     ratio = b["seconds"] / s["seconds"]

@@ -5,6 +5,7 @@ from layerlight_tools.history import stats
 from layerlight_tools.history.names import seat_label
 
 NO_GAMES = "no games in the play log yet"
+ON_RESULT = "final, still on its result screen"  # the ended cell of a game saved at its final, not logged yet
 
 
 def length(ms):
@@ -28,22 +29,23 @@ def _text(x):
     return "-" if x is None else str(x)
 
 
-def game_row(rec, names):
-    """The cells of one game's line: n, date, mode, seats, scores, winners, length, ended."""
+def game_row(rec, names, on_result=None):
+    """The cells of one game's line: n, date, mode, seats, scores, winners, length, ended
+    (ON_RESULT for the game numbered `on_result`)."""
     played = stats.seat_scores(rec)
     return [
         str(rec["n"]), _text(rec.get("date")), stats.mode_of(rec),
         ", ".join(seat_label(s, names) for s, _ in played) or "-",
         " ".join(number(v) for _, v in played) or "-",
         ", ".join(seat_label(s, names) for s in stats.winners(rec)) or "-",
-        length(stats.length_ms(rec)), _text(rec.get("ended")),
+        length(stats.length_ms(rec)), ON_RESULT if rec["n"] == on_result else _text(rec.get("ended")),
     ]
 
 
-def games_table(records, names):
-    """The games, newest first, as lines."""
+def games_table(records, names, on_result=None):
+    """The games, newest first, as lines (the game numbered `on_result` marked as on its result)."""
     header = ["n", "date", "mode", "seats", "scores", "winners", "length", "ended"]
-    rows = [game_row(rec, names) for rec in reversed(records)]
+    rows = [game_row(rec, names, on_result) for rec in reversed(records)]
     return columns(header, rows, right={0, 6})
 
 
@@ -59,13 +61,14 @@ def modes_table(per_mode, names):
     return columns(header, rows, right=set(range(1, len(header))))
 
 
-def report(records, names):
-    """The whole text `layerlight history` prints."""
+def report(records, names, on_result=None):
+    """The whole text `layerlight history` prints; `on_result`: the number of the game still
+    on its result screen (source.PlayHistory.on_result), or None."""
     if not records:
         return NO_GAMES + "\n"
     lines = ["%d %s, newest first (the device keeps the last %d):" % (
         len(records), "game" if len(records) == 1 else "games", playlog.KEEP)]
-    lines += games_table(records, names)
+    lines += games_table(records, names, on_result)
     lines += ["", "per mode (wins per seat position, a tie counts for each winner; margin: winner minus "
                   "runner-up):"]
     lines += modes_table(stats.per_mode(records), names)

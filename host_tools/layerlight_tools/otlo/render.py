@@ -1,6 +1,6 @@
 """Printable OTLO Stones challenge cards and tiles, at real size with cut lines.
 
-The same display-list pages as render.py (so render.write_pdf / write_png
+The same display-list pages as layers/render.py (so render.write_pdf / write_png
 print them), in pairs for duplex printing (flip on the long edge):
 
 - challenge cards (63 x 88 mm, nine a sheet): the pattern with its gems as
@@ -17,9 +17,9 @@ Geometry (turns, what shows) is otlo_tiles'; this module only lays it out.
 import math
 
 from layerlight import otlo_tiles
-from layerlight_tools import render
+from layerlight_tools.layers import render
 from layerlight_tools.errors import UserError
-from layerlight_tools.render import GAP, GRID_LINE, INK, PAGE_H, PAGE_W, PAPER, Page
+from layerlight_tools.layers.render import GAP, GRID_LINE, INK, PAGE_H, PAGE_W, PAPER, Page
 
 CARD_W, CARD_H = render.MISSION_W, render.MISSION_H
 CARD_COLS, CARD_ROWS = 3, 3

@@ -10,7 +10,7 @@ import re
 import tomllib
 
 from layerlight import otlo_tiles
-from layerlight_tools import sets
+from layerlight_tools.layers import sets
 
 TABLE = (48, 48, 48)          # a neutral dark grey: what shows through a bottom hole
 STARS = {1: 8, 2: 12, 3: 16}  # cells of a challenge's shape for each star level (the box's)

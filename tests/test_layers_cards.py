@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from layerlight import geometry, stacking
 from layerlight.deck import Deck, DeckError
 from layerlight.solver import Solver
-from layerlight_tools import cards, cli, deckpack, sets, stackings
+from layerlight_tools import cli
+from layerlight_tools.layers import cards, deckpack, sets, stackings
 from layerlight_tools.firmware_files import DEFAULT_DECK, DEFAULT_SET
 
 
@@ -264,7 +265,7 @@ def test_render_prints_cards_and_layers_at_real_size(capsys, tmp_path, small_dec
     from PIL import Image
     with Image.open(pages[0]) as img:
         assert img.size == (round(210 / 25.4 * 50), round(297 / 25.4 * 50))
-    from layerlight_tools import render
+    from layerlight_tools.layers import render
     sheets = render.pages(cards.open_deck(small_deck))
     texts = [op[3] for op in sheets[1].ops if op[0] == "text"]
     assert "LEVEL" in texts and "2" in texts  # the level on the back

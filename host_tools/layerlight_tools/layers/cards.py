@@ -12,7 +12,7 @@ import numpy as np
 from layerlight import deck as deckfile
 from layerlight import geometry, stacking
 from layerlight.solver import Solver
-from layerlight_tools import deckpack, stackings
+from layerlight_tools.layers import deckpack, stackings
 
 LEVELS = (2, 3, 4, 5)
 NEAR_SHARE = 0.1            # patterns differing in at most this share of cells are "nearly the same"
@@ -290,7 +290,7 @@ def rows_of(deck, grid):
 
 def export(path, progress=None):
     """The deck as the JSON object of shared/spec/layer-sets.md, with every solution (solved again here)."""
-    from layerlight_tools.sets import rgb_hex
+    from layerlight_tools.layers.sets import rgb_hex
     d = open_deck(path)
     solver = Solver(d.layers)
     out = {

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from layerlight_tools import sets
+from layerlight_tools.layers import sets
 from layerlight_tools.firmware_files import DEFAULT_SET
 
 GOOD = '''name = "Tiny"

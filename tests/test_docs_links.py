@@ -1,0 +1,244 @@
+"""The documents stay true: every relative link in README.md, docs/ and hardware/ reaches
+a file (and the heading it names), every `layerlight` sub-command and option shown in
+a code block is one that `layerlight ... --help` lists, and every benchmark entry and
+test file the pages name exists."""
+
+import argparse
+import re
+from pathlib import Path
+
+import pytest
+
+from layerlight_tools import cli
+
+REPO = Path(__file__).resolve().parent.parent
+DOCS = sorted([REPO / "README.md"] + list((REPO / "docs").glob("*.md")) + list((REPO / "hardware").glob("*.md")))
+
+LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def prose_and_code(text):
+    """(prose lines with inline code blanked, code blocks as lists of lines): fenced blocks
+    and blocks indented four spaces after a blank line or a heading."""
+    prose, blocks = [], []
+    block = None
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if block is not None and block[0] == "fence":
+            if FENCE.match(line):
+                blocks.append(block[1])
+                block = None
+            else:
+                block[1].append(line)
+            continue
+        if FENCE.match(line):
+            block = ("fence", [])
+            continue
+        indented = line.startswith("    ") and not line.lstrip().startswith(("-", "*", "|")) and line.strip()
+        if indented and (block is not None or (i > 0 and (not lines[i - 1].strip() or lines[i - 1].startswith("#")))):
+            if block is None:
+                block = ("indent", [])
+            block[1].append(line)
+            continue
+        if block is not None:
+            blocks.append(block[1])
+            block = None
+        prose.append(re.sub(r"`[^`]*`", "``", line))
+    if block is not None:
+        blocks.append(block[1])
+    return prose, blocks
+
+
+def slug(heading):
+    """GitHub's anchor for a heading's text."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def anchors(path):
+    """Every heading's anchor in a markdown file (a repeated one gets -1, -2...); lines in
+    fenced code blocks are no headings."""
+    seen = {}
+    out = set()
+    fenced = False
+    for line in path.read_text(encoding="utf-8").split("\n"):
+        if FENCE.match(line):
+            fenced = not fenced
+            continue
+        m = None if fenced else re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if m:
+            base = slug(m.group(1))
+            n = seen.get(base, 0)
+            seen[base] = n + 1
+            out.add(base if n == 0 else "%s-%d" % (base, n))
+    return out
+
+
+def broken_links(path):
+    """The relative links of a markdown file that reach nothing, as 'file: target (why)'."""
+    prose, _ = prose_and_code(path.read_text(encoding="utf-8"))
+    bad = []
+    for line in prose:
+        for target in LINK.findall(line):
+            if re.match(r"^[a-z][a-z0-9+.-]*:", target):  # https:, mailto: ...
+                continue
+            file_part, _, anchor = target.partition("#")
+            dest = (path.parent / file_part).resolve() if file_part else path
+            name = "%s: %s" % (path.relative_to(REPO) if path.is_relative_to(REPO) else path.name, target)
+            if not dest.exists():
+                bad.append(name + " (no such file)")
+            elif anchor and dest.suffix == ".md" and anchor not in anchors(dest):
+                bad.append(name + " (no such heading)")
+    return bad
+
+
+def test_every_relative_link_reaches_a_file_and_its_heading():
+    assert len(DOCS) > 10
+    bad = [b for path in DOCS for b in broken_links(path)]
+    assert bad == []
+
+
+def test_the_link_check_catches_a_missing_file_and_a_missing_heading(tmp_path):
+    (tmp_path / "other.md").write_text("# Other page\n\n## Put it on a `Pico`\n\n```\n# not a heading\n```\n")
+    (tmp_path / "a.md").write_text(
+        "[ok](other.md#put-it-on-a-pico) [ok](#top-heading) ![pic](other.md) [web](https://example.com/x)\n"
+        "# Top heading\n`[in code](nowhere.md)`\n\n```\n[in a block](nowhere.md)\n```\n"
+        "[gone](missing.md) [no heading](other.md#not-a-heading) [typo](other.md#put-it-on-a-pic)\n")
+    assert broken_links(tmp_path / "a.md") == [
+        "a.md: missing.md (no such file)", "a.md: other.md#not-a-heading (no such heading)",
+        "a.md: other.md#put-it-on-a-pic (no such heading)"]
+
+
+def test_headings_anchor_as_github_spells_them():
+    assert slug("Facing the seat, and endings (every mode)") == "facing-the-seat-and-endings-every-mode"
+    assert slug("The settings file: layerlight.json") == "the-settings-file-layerlightjson"
+    assert slug("Speed (`.venv/bin/python tests/bench/run.py otlo`)") == "speed-venvbinpython-testsbenchrunpy-otlo"
+
+
+# ---------------------------------------------------------------- commands shown in code blocks
+
+
+def parser_tree():
+    """{sub-command: (its options, {sub-sub-command: its options})} from the real parser."""
+    tree = {}
+
+    def options(p):
+        return {o for a in p._actions for o in a.option_strings}
+
+    def subparsers(p):
+        for a in p._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                return a.choices
+        return {}
+
+    for name, sub in subparsers(cli.build_parser()).items():
+        tree[name] = (options(sub), {n: options(s) for n, s in subparsers(sub).items()})
+    return tree
+
+
+def commands(block):
+    """Each `layerlight ...` command of a code block as its words: lines continued by a
+    backslash or by an indented option are joined first, then a pipeline's every part."""
+    logical = []
+    continued = False
+    for line in block:
+        line = re.sub(r"\s#\s.*$", "", line)  # a comment
+        if logical and (continued or re.match(r"^\s+\[?-", line)):
+            logical[-1] += " " + line
+        else:
+            logical.append(line)
+        continued = line.rstrip().endswith("\\")
+    out = []
+    for line in logical:
+        for part in line.replace("\\", " ").split("|"):
+            m = re.search(r"(?:^|[\s/=\"'])layerlight\s+([a-z][\w-]*.*)$", part)
+            if m:
+                out.append(m.group(1).split())
+    return out
+
+
+def wrong_commands(text, tree, where):
+    """The sub-commands and options of `layerlight` in a document's code blocks that --help
+    does not list, as 'where: layerlight ... (what)'."""
+    _, blocks = prose_and_code(text)
+    bad = []
+    for block in blocks:
+        for words in commands(block):
+            name = words[0]
+            if name not in tree:
+                bad.append("%s: layerlight %s (no such sub-command)" % (where, name))
+                continue
+            known, subs = tree[name]
+            rest = words[1:]
+            if subs and rest and not rest[0].startswith(("-", "[")):
+                if rest[0] not in subs:
+                    bad.append("%s: layerlight %s %s (no such sub-command)" % (where, name, rest[0]))
+                    continue
+                known = known | subs[rest[0]]
+            for word in rest:
+                option = word.strip("[]()").split("=")[0]
+                if re.match(r"^--?[a-zA-Z]", option) and option not in known:
+                    bad.append("%s: layerlight %s %s (no such option)" % (where, name, option))
+    return bad
+
+
+def test_every_layerlight_command_in_a_code_block_is_one_help_lists():
+    tree = parser_tree()
+    shown = []
+    bad = []
+    for path in DOCS:
+        text = path.read_text(encoding="utf-8")
+        for block in prose_and_code(text)[1]:
+            shown += commands(block)
+        bad += wrong_commands(text, tree, path.relative_to(REPO))
+    assert bad == []
+    # the check sees the commands it is meant to: the pages show every sub-command
+    assert {w[0] for w in shown} == set(tree)
+
+
+def test_the_command_check_catches_a_wrong_sub_command_and_option():
+    text = ("```\n.venv/bin/layerlight flash --port /dev/ttyACM0  # ok\n"
+            "layerlight sim --headless --script FILE [--game GAME]\n"
+            "               [--deck DECK] [--colour X]\n"
+            "printf 'press A\\n' | .venv/bin/layerlight sim --headless --script - --tarce\n"
+            "layerlight cards build SET.toml -o my.deck [--per-level 60] [--levels 5]\n"
+            "layerlight cards shuffle my.deck\nlayerlight play --fast\n```\n\n"
+            "    layerlight history --flash DIR --cvs out.csv\n")
+    assert wrong_commands(text, parser_tree(), "x.md") == [
+        "x.md: layerlight sim --colour (no such option)",
+        "x.md: layerlight sim --tarce (no such option)",
+        "x.md: layerlight cards --levels (no such option)",
+        "x.md: layerlight cards shuffle (no such sub-command)",
+        "x.md: layerlight play (no such sub-command)",
+        "x.md: layerlight history --cvs (no such option)",
+    ]
+
+
+# ---------------------------------------------------------------- names of benchmarks and tests
+
+
+def test_every_benchmark_entry_and_test_file_the_pages_name_exists():
+    bench = {p.stem for p in (REPO / "tests" / "bench").glob("bench_*.py")}
+    named_benches = set()
+    bad = []
+    for path in DOCS:
+        text = path.read_text(encoding="utf-8")
+        for name in re.findall(r"\b(bench_[a-z_]+)\b", text):
+            named_benches.add(name)
+            if name not in bench:
+                bad.append("%s: %s" % (path.relative_to(REPO), name))
+        for name in re.findall(r"\btests/[\w/]+\.(?:py|mjs)\b", text):
+            if not (REPO / name).exists():
+                bad.append("%s: %s" % (path.relative_to(REPO), name))
+        for name in re.findall(r"`(test_[a-z_0-9]+\.py)`", text):
+            if not (REPO / "tests" / name).exists():
+                bad.append("%s: %s" % (path.relative_to(REPO), name))
+    assert bad == []
+    assert named_benches == bench  # development.md names every entry of `make bench`
+
+
+@pytest.mark.parametrize("page", ["layers", "otlo", "coop", "paper-world", "simulators", "decks", "otlo-tiles",
+                                  "pico", "play-log", "colours", "development", "device"])
+def test_the_readme_links_every_page(page):
+    assert "(docs/%s.md" % page in (REPO / "README.md").read_text(encoding="utf-8")
