@@ -173,13 +173,15 @@ def test_every_mode_plays_on_the_pico_as_in_the_simulator(entry, played):
             i + 1, lines[i], json.dumps(got), json.dumps(state))
         assert frame == wire_frame, "line %d (%s) at t=%d: the frame on the data pin differs" % (
             i + 1, lines[i], state["t"])
-    end = len(device) - len(HISTORY.split("\n"))
-    assert device[end - 2][0]["phase"] in ("final", "result")  # the game was played to its end
-    assert device[end - 1][0]["game"] == "menu"
+    in_game = [i for i in timeline.reported() if i < len(timeline.ends) - len(HISTORY.split("\n"))]
+    game_reports = [r for r, f in device[:len(in_game)]]
+    final = [r for r in game_reports if r["phase"] in ("final", "result")]
+    assert final, "the game was not played to its end"
+    assert game_reports[-1]["game"] == "menu"
     # written to the play log on LittleFS and read back by HISTORY on the Pico
     page = device[-2][0]
     assert page["game"] == "history" and page["games"] == 1 and page["record"] == 1 and page["mode"] == game
-    assert page["scores"] == device[end - 2][0]["scores"]
+    assert page["scores"] == final[-1]["scores"]
     assert device[-1][0]["game"] == "menu"
 
 

@@ -246,3 +246,12 @@ def test_a_press_that_ends_where_the_next_begins_counts_first(capsys):
     got = run_script(capsys, script, "layers", 3)
     assert got[-1]["finish_order"] == [1]
     same(got, sim_reports(script, "layers", 3))
+
+
+@pytest.mark.parametrize("entry", __import__("pico_games").games(), ids=lambda e: e[0])
+def test_every_modes_short_game_through_the_sampled_loop_is_the_simulators(entry, capsys):
+    """The emulated Pico's games (tests/pico_games.py), through Device.run on pins sampled every
+    millisecond: report for report the simulator's trace (a quick check of what
+    test_emulated_pico.py then does on the rp2 port)."""
+    name, script, game, players, seed = entry
+    same(run_script(capsys, script, game, players, seed), sim_reports(script, game, players, seed))

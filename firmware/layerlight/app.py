@@ -444,6 +444,10 @@ class Device:
         if grid or asked:
             self.step(now, level, False)
         if raw != level and not raw & MISSED:
+            if level & ~raw and raw & ~level:
+                # buttons let go and others pressed in one reading: the releases first,
+                # a step of their own, as two script lines at one instant in the simulator
+                self.step(now, level & raw, False)
             level = raw
             self.step(now, level, False)
         if asked:

@@ -7,7 +7,8 @@
 # changes for DEBOUNCE_MS: contact bounce is shorter than that.
 # Events are small ints, kind * 8 + button, so reading buttons allocates nothing.
 #
-# In one update (one millisecond's sample) releases count before presses.
+# (The device gives releases and presses read in one millisecond as two
+# updates, releases first: app.Device.instant.)
 # A tie: two or more player buttons pressed in the same millisecond (one
 # update). No seat may win ties by its number, so they are taken in turn: the
 # first tie starts from P1, and each later tie starts from the seat after the
@@ -74,15 +75,11 @@ class Buttons:
             if seats & (seats - 1):     # more than one: a tie, taken in turn
                 start = self.tie_from
                 tie = True
-            # what let go first, then what went down: a press that ends and the next
-            # one that begins in one millisecond come in that order
-            for i in range(2 * COUNT):
-                b = (start + i % COUNT) & 3 if i % COUNT < 4 else i % COUNT
+            for i in range(COUNT):
+                b = (start + i) & 3 if i < 4 else i
                 bit = 1 << b
                 if not changed & bit or now - self._changed_at[b] < DEBOUNCE_MS:
                     continue
-                if (i < COUNT) != (not raw & bit):
-                    continue  # releases in the first pass, presses in the second
                 if tie and raw & bit and b < 4:
                     self.tie_from = (b + 1) & 3  # the winner goes to the back of the line
                     tie = False

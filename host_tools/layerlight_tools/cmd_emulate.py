@@ -98,7 +98,7 @@ def register(sub):
     e.add_argument("--deck", help="a .deck file to flash and use instead of the default deck")
     e.add_argument("--config", metavar="FILE", help="settings to flash, as a layerlight.json")
     e.add_argument("--size", default="16x16", help="matrix size, e.g. 8x8, 16x16, 32x32")
-    e.add_argument("--trace", action="store_true", help="print the state after every script line")
+    e.add_argument("--trace", action="store_true", help="print the state after every script line (on the emulated Pico: once an instant, after its last change)")
     e.add_argument("--frames", action="store_true",
                    help="include the matrix in each state, as the data pin carried it (after the brightness cap)")
     e.add_argument("--no-bounce", action="store_true", help="clean button edges (default: contacts bounce)")
