@@ -190,6 +190,7 @@ def make_device(files, width=16, height=16, seed=1, game=None, players=2, log=No
     cfg = load_config(storage, hw.log)
     cfg["width"] = width
     cfg["height"] = height
+    hw.cap = cfg["brightness"]  # as a board's frame buffer starts (the power model's cap for its size)
     dev = Device(hw, cfg, seed)
     if game is not None:
         dev.start_game(game, list(range(players)), 0)
