@@ -1,10 +1,10 @@
 """CO.OP and power cuts: a cut at every flash step of a whole game resumes with every loop
 entered before the cut (the power-cut test of issue 4, for the score keeper)."""
 
+import flash_cuts
 from layerlight import persist
 from layerlight_tools import simcore
 from scenario_lib import coop_game
-import flash_cuts
 from test_power_cuts import FILES, cut_runs, play, reboot
 
 SCRIPT, GAME, PLAYERS = coop_game()

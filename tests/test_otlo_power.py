@@ -1,10 +1,10 @@
 """OTLO and power cuts: a cut at every flash write of a whole game resumes with every claim,
 verdict and barred seat decided before it; the solo clock resumes from its last save."""
 
+import flash_cuts
 from layerlight import persist
 from layerlight_tools import simcore
 from scenario_lib import otlo_game
-import flash_cuts
 from test_power_cuts import FILES, cut_runs, play, reboot
 
 SCRIPT, GAME, PLAYERS = otlo_game()

@@ -6,10 +6,9 @@ left it: in the final round with the same turns left, or in the final entry at t
 whose counts were not saved yet.
 """
 
-from layerlight import persist
+import flash_cuts
 from layerlight_tools import simcore
 from scenario_lib import coop_count, paper_world_game
-import flash_cuts
 from test_power_cuts import FILES, cut_runs, play, reboot
 
 SCRIPT, GAME, PLAYERS = paper_world_game()

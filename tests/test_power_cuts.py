@@ -1,6 +1,5 @@
-"""Power cuts at every flash write: nothing saved is lost, no state file is ever unreadable."""
-
-import json
+"""Power cuts at every flash step of the firmware's own saves (tests/flash_cuts.py): nothing
+saved is lost, no state file is ever unreadable."""
 
 import pytest
 
