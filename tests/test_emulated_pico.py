@@ -292,7 +292,10 @@ def cuts_played(flashed, tmp_path, moments, lines, seed, game, players, then):
         image = str(tmp_path / ("cut%d.bin" % k))
         shutil.copyfile(flashed["image"], image)
         play_cut(flashed, image, lines, seed, game, players, moments[k])
-        return moments[k], then(image)
+        try:
+            return moments[k], then(image)
+        except Exception as e:  # say which cut left the flash the next power-on stumbled on
+            raise AssertionError("after the cut at %s: %s" % (moments[k], e)) from e
     with ThreadPoolExecutor(max_workers=2) as pool:
         return list(pool.map(one, range(len(moments))))
 
