@@ -1,10 +1,11 @@
-"""CO.OP and power cuts: a cut at every flash write of a whole game resumes with every loop
+"""CO.OP and power cuts: a cut at every flash step of a whole game resumes with every loop
 entered before the cut (the power-cut test of issue 4, for the score keeper)."""
 
+import flash_cuts
 from layerlight import persist
 from layerlight_tools import simcore
 from scenario_lib import coop_game
-from test_power_cuts import FILES, assert_every_state_file_readable, play, reboot, with_damage
+from test_power_cuts import FILES, cut_runs, play, reboot
 
 SCRIPT, GAME, PLAYERS = coop_game()
 LINES = SCRIPT.strip().split("\n")
@@ -41,37 +42,18 @@ def test_a_clean_game_is_saved_at_every_change_and_cleared_at_the_end():
     assert persist.decode(storage.files[persist.BESTS])["coop"]  # the winner is remembered
 
 
-def test_power_cut_at_every_write_of_a_whole_game_resumes_every_loop():
-    clean, at_save = clean_run()
-    resumed = 0
-    for at in range(clean.writes):
-        storage = simcore.MemoryStorage(FILES)
-        storage.fault = (at, "cut")
-        dev, finished = play(storage, LINES, GAME, PLAYERS, seed=1)
-        assert not finished
-        expected = at_save.get(game_saves(storage))
-        for how in ("cut", "partial", "empty"):
-            damaged = with_damage(storage, how)
-            assert_every_state_file_readable(damaged)
-            dev, logs = reboot(damaged)
-            assert dev.where == "menu", (at, how, logs)
-            if persist.GAME not in damaged.files:
-                assert expected is None or game_saves(storage) == 0 or expected["phase"] == "final", (at, how)
-                continue  # nothing saved yet, or the finished game was being cleared
-            assert dev.menu_items()[0] == "resume", (at, how)
-            sim = simcore.Simulator(dev)
-            sim.run_line("press A", 1)  # RESUME
-            s = dev.state()
-            assert s["game"] == "coop", (at, how, s)
-            for key in KEYS:
-                assert s[key] == expected[key], (at, how, key, s[key], expected[key])
-            resumed += 1
-    assert resumed > 400  # most cuts left a game to resume (three kinds of damage per write)
+def test_power_cut_at_every_step_of_a_whole_game_resumes_every_loop():
+    """A cut at every step of the firmware's own saves (and halfway through every write): RESUME
+    brings back every loop, card and skip the table had entered when the last save finished
+    (test_power_cuts.cut_runs: expected from the script played without a cut)."""
+    resumed = cut_runs(LINES, GAME, PLAYERS, 1, KEYS)
+    assert sum(1 for s in resumed if s) > 300  # most cuts left a game to resume
+    assert {1, 2, 3, 4} <= {s["turn_seat"] for s in resumed if s}
 
 
 def test_a_cut_after_an_undo_resumes_without_the_loop_taken_back():
     undo = LINES.index("hold B 1200")
-    storage = simcore.MemoryStorage(FILES)
+    storage = flash_cuts.new_storage(FILES)
     dev, _ = play(storage, LINES[:undo + 1], GAME, PLAYERS, seed=1)
     before = dev.state()
     dev, _ = reboot(storage)  # the plug is pulled right after the undo

@@ -339,8 +339,10 @@ def saves_in(script, game, players, seed):
 
 
 def play_cut(flashed, image, lines, seed, game, players, cut=None):
-    """Play lines on the image from a power-on, the power cut at (flash write, us) if given:
-    ([(report's emulated us, flash writes so far, report)] a line, [(us, write number)])."""
+    """Play lines on the image from a power-on, the power cut at (flash write, us into it) if
+    given: ([(report's emulated us, flash writes so far, report)] a line, [(us, write number)],
+    {write number: its flash event (us, kind, busy_us)}). A cut asked for must strike: the
+    write asked for, that far into it, and a program or erase under way left part done."""
     pico = target.power_on(flashed["uf2"], flashed["rom"], image)
     marks = []
     try:
@@ -353,20 +355,77 @@ def play_cut(flashed, image, lines, seed, game, players, cut=None):
             game_on.play(session.Timeline().read(lines),
                          lambda r, f, no: marks.append((r["_us"], len(pico.flash_writes), r)))
         except Exception:
-            assert cut is not None and pico.cut is not None  # the power went mid-script
-        return marks, list(pico.flash_writes)
+            if cut is None or pico.cut is None:
+                raise  # no cut was asked for, or it never came: a failure of its own
+        if cut is not None:
+            check_cut(pico, cut)
+        return marks, list(pico.flash_writes), dict(pico.flash_ops)
     finally:
         pico.close(keep=cut is not None)
 
 
-def cut_one_of(flashed, image, writes, lines, seed, game, players):
-    """Play the lines again on a fresh copy of the image, the power cut at a random moment of
-    one of those flash writes (LAYERLIGHT_CUT_SEED picks it); returns the write cut."""
-    rng = random.Random(int(os.environ.get("LAYERLIGHT_CUT_SEED", "20")))
-    write = rng.choice(writes)
-    shutil.copyfile(flashed["image"], image)
-    play_cut(flashed, image, lines, seed, game, players, (write, rng.randint(0, 400)))
-    return write
+def check_cut(pico, cut):
+    """The power went where it was asked to: that write, that many us into it; mid-write (the
+    write's own time not over) the flash chip was busy and the program or erase is part done."""
+    write, after_us = cut
+    struck = pico.cut
+    assert struck is not None, "the cut at %s never came" % (cut,)
+    op = pico.flash_ops.get(write)
+    assert op is not None and struck["write"] == write and struck["after_us"] == after_us, (cut, struck)
+    assert abs(struck["us"] - (op["us"] + after_us)) <= 1, (cut, op, struck)
+    # no later write had begun (the moments are chosen before the next write of a clean run)
+    assert len(pico.flash_writes) == write or struck["us"] < pico.flash_writes[write][0], (cut, struck)
+    mid = after_us < op["busy_us"]
+    assert struck["busy"] == mid, (cut, op, struck)
+    left = struck["left"]
+    if mid:
+        assert left is not None and left["write"] == write and left["kind"] == op["kind"], (cut, struck)
+        assert left["done"] < left["size"], (cut, struck)  # the chip was stopped part way
+    else:
+        assert left is None or left["done"] == left["size"], (cut, struck)
+
+
+def cut_moments(writes, ops, count, rng):
+    """`count` moments to cut across the flash writes `writes` (ops: a clean run's flash events):
+    first the middle of an erase and the middle of a page program (in a random order, those the
+    writes have), then anywhere from the start of a write to the start of the next (between
+    writes too)."""
+    out = []
+    kinds = ["erase", "program"]
+    rng.shuffle(kinds)
+    for kind in kinds:
+        mine = [n for n in writes if ops[n]["kind"] == kind]
+        if mine:
+            n = rng.choice(mine)
+            out.append((n, rng.randint(1, int(ops[n]["busy_us"]) - 1)))
+    while len(out) < count:
+        n = rng.choice(writes)
+        gap = int(ops[n + 1]["us"] - ops[n]["us"]) - 1 if n + 1 in ops else ops[n]["busy_us"] * 3 // 2
+        out.append((n, rng.randint(0, max(0, gap))))
+    return out[:count]
+
+
+def cut_seed():
+    """The seed of the moments cut: LAYERLIGHT_CUT_SEED, or a new one every run (printed, and in
+    every failure's message, to play a failure again)."""
+    seed = int(os.environ.get("LAYERLIGHT_CUT_SEED") or random.SystemRandom().randrange(1 << 30))
+    print("LAYERLIGHT_CUT_SEED=%d" % seed, flush=True)
+    return seed
+
+
+def cuts_played(flashed, tmp_path, moments, lines, seed, game, players, then):
+    """Each moment cut on its own copy of the image (two Picos at a time); then(image) reads
+    what the next power-on shows. Returns [(moment, then's answer)]."""
+    def one(k):
+        image = str(tmp_path / ("cut%d.bin" % k))
+        shutil.copyfile(flashed["image"], image)
+        play_cut(flashed, image, lines, seed, game, players, moments[k])
+        try:
+            return moments[k], then(image)
+        except Exception as e:  # say which cut left the flash the next power-on stumbled on
+            raise AssertionError("after the cut at %s: %s" % (moments[k], e)) from e
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return list(pool.map(one, range(len(moments))))
 
 
 def after_power_on(flashed, image, lines, seed=1, game=None, players=0):
@@ -383,10 +442,17 @@ def after_power_on(flashed, image, lines, seed=1, game=None, players=0):
         pico.close()
 
 
+# cuts per test: each plays the script again on its own emulated Pico (two at a time), so the
+# count is what the whole run can afford (time attack's script is the longer)
+CUTS_SAVE = 4
+CUTS_LOGGED = 2
+
+
 def test_a_power_cut_during_a_save_loses_no_saved_score(flashed, tmp_path):
-    """The power goes at a random moment of the flash writes of a save that changed the scores;
-    on the next boot the game resumes with the scores of that save or of the one before, never
-    anything else, on real LittleFS."""
+    """The power goes at several moments of the flash writes of a save that changed the scores
+    (mid-erase, mid-program, between writes; a seeded sample that changes from run to run);
+    on the next boot the game resumes with the scores of that save or of the one before,
+    never anything else, on real LittleFS."""
     name, script, game, players, seed = GAMES[0]
     lines = script.split("\n")
     saves = saves_in(script, game, players, seed)
@@ -398,40 +464,46 @@ def test_a_power_cut_during_a_save_loses_no_saved_score(flashed, tmp_path):
     # once through, to see which flash writes that save makes
     image = str(tmp_path / "flash.bin")
     shutil.copyfile(flashed["image"], image)
-    marks, writes = play_cut(flashed, image, head, seed, game, players)
+    marks, writes, ops = play_cut(flashed, image, head, seed, game, players)
     before = marks[-3][1]  # the writes made up to the line before the save's
     save = [n for us, n in writes if n > before and us <= marks[-1][0]]
     assert save, "the save made no flash write"
-    write = cut_one_of(flashed, image, save, head, seed, game, players)
+    rng_seed = cut_seed()
+    moments = cut_moments(save, ops, CUTS_SAVE, random.Random(rng_seed))
 
-    reports = after_power_on(flashed, image, ["wait 100", "press A", "wait 100"])
-    assert reports[0]["choice"] == "RESUME", "write %d of %s cut: no game to resume" % (write, save)
-    resumed = reports[-1]
-    assert resumed["game"] == game and resumed["phase"] != "error", resumed
-    assert resumed["scores"] in allowed, "write %d of %s cut" % (write, save)
+    def resumed(image):
+        return after_power_on(flashed, image, ["wait 100", "press A", "wait 100"])
+    for moment, reports in cuts_played(flashed, tmp_path, moments, head, seed, game, players, resumed):
+        where = "cut at %s of writes %s (LAYERLIGHT_CUT_SEED=%d)" % (moment, save, rng_seed)
+        assert reports[0]["choice"] == "RESUME", where + ": no game to resume"
+        assert reports[-1]["game"] == game and reports[-1]["phase"] != "error", (where, reports[-1])
+        assert reports[-1]["scores"] in allowed, (where, reports[-1]["scores"], allowed)
 
 
 def test_a_power_cut_while_a_game_is_logged_loses_nothing_and_logs_it_once(flashed, tmp_path):
     """Time attack to its result, then A: the record is appended to plays.log and the saved
-    game removed. The power goes at a random moment of those flash writes; on the next boot
-    HISTORY holds the game exactly once (the saved game, still there, carries its record and
-    its number: it is logged when the next mode starts, or seen to be logged already)."""
+    game removed. The power goes at moments of those flash writes (mid-erase, mid-program;
+    seeded as above); on the next boot HISTORY holds the game exactly
+    once (the saved game, still there, carries its record and its number: it is logged when the
+    next mode starts, or seen to be logged already)."""
     name, script, game, players, seed = GAMES[2]
     assert game == "time-attack"
     lines = [line for line in script.split("\n") if line] + ["wait 1000"]
     image = str(tmp_path / "flash.bin")
 
     shutil.copyfile(flashed["image"], image)
-    marks, writes = play_cut(flashed, image, lines, seed, game, players)
+    marks, writes, ops = play_cut(flashed, image, lines, seed, game, players)
     assert marks[-3][2]["phase"] == "result" and marks[-2][2]["game"] == "menu"
     before = marks[-3][1]  # the writes made up to the result, the line before A
     leaving = [n for us, n in writes if n > before]
     assert leaving, "leaving the result made no flash write"
-    write = cut_one_of(flashed, image, leaving, lines, seed, game, players)
+    rng_seed = cut_seed()
+    moments = cut_moments(leaving, ops, CUTS_LOGGED, random.Random(rng_seed))
 
-    # the next mode to start: HISTORY, its first page
-    page = after_power_on(flashed, image, ["wait 100"], 1, "history", 0)[-1]
-    where = "write %d of %s cut" % (write, leaving)
-    assert page["game"] == "history", where
-    assert page["games"] == 1 and page["record"] == 1 and page["mode"] == game, (where, page)
-    assert page["scores"] == marks[-3][2]["scores"], where
+    def history(image):  # the next mode to start: HISTORY, its first page
+        return after_power_on(flashed, image, ["wait 100"], 1, "history", 0)[-1]
+    for moment, page in cuts_played(flashed, tmp_path, moments, lines, seed, game, players, history):
+        where = "cut at %s of writes %s (LAYERLIGHT_CUT_SEED=%d)" % (moment, leaving, rng_seed)
+        assert page["game"] == "history", where
+        assert page["games"] == 1 and page["record"] == 1 and page["mode"] == game, (where, page)
+        assert page["scores"] == marks[-3][2]["scores"], where

@@ -163,11 +163,34 @@ def test_same_seed_same_trace_and_other_seed_differs():
     assert a != c
 
 
+def pattern_place(width, height, n):
+    """Where the race screen puts an n x n mission pattern, worked out here from what the screen
+    promises, not from the firmware's drawing code (screens.Layout): every cell the same whole
+    number of LEDs, as many as fit with a 1-LED frame left free all round for the sand ring, and
+    the pattern centred (an odd LED left over goes to the right and bottom). (scale, x0, y0)."""
+    side = min(width, height)
+    fits = [s for s in range(1, side) if n * s + 2 <= side]
+    scale = fits[-1] if fits else 1
+    x0 = (width - n * scale) // 2
+    y0 = (height - n * scale) // 2
+    # centred: the margins on either side differ by at most one LED
+    assert 0 <= (width - n * scale - x0) - x0 <= 1 and 0 <= (height - n * scale - y0) - y0 <= 1
+    return scale, x0, y0
+
+
+def test_pattern_place_on_the_shipped_sizes():
+    """The default deck's 6x6 patterns, by hand: 8x8 one LED a cell from (1, 1); 16x16 two LEDs
+    a cell (12 of 16) from (2, 2); 32x32 five (30 of 32) from (1, 1)."""
+    assert pattern_place(8, 8, 6) == (1, 1, 1)
+    assert pattern_place(16, 16, 6) == (2, 2, 2)
+    assert pattern_place(32, 32, 6) == (5, 1, 1)
+    assert pattern_place(32, 16, 6) == (2, 10, 2)
+
+
 @pytest.mark.parametrize("size", [(8, 8), (16, 16), (32, 32)])
 def test_race_screen_shows_the_mission_pattern_on_every_size(size):
     from layerlight_tools.layers.cards import open_deck
     from layerlight_tools.firmware_files import DEFAULT_DECK
-    from layerlight.screens import Layout
     out = states(run_cpython("press A\npress A\n", "layers", 2, size=size, frames=True))
     s = out[-1]
     assert s["phase"] == "race"
@@ -175,14 +198,16 @@ def test_race_screen_shows_the_mission_pattern_on_every_size(size):
     assert len(frame) == size[1] and all(len(r) == 6 * size[0] for r in frame)
     deck = open_deck(DEFAULT_DECK)
     m = [deck.mission(i) for i in range(deck.count) if deck.mission(i).id == s["mission"]["id"]][0]
-    lay = Layout(size[0], size[1], deck.size)
+    scale, x0, y0 = pattern_place(size[0], size[1], deck.size)
     for cy in range(deck.size):
         for cx in range(deck.size):
             c = m.pattern[cy * deck.size + cx]
             want = "101010" if c == 0 else "%02x%02x%02x" % deck.colours[c]
-            x = lay.x0 + cx * lay.scale
-            y = lay.y0 + cy * lay.scale
-            assert frame[y][6 * x:6 * x + 6] == want, (cx, cy)
+            for dy in range(scale):  # every LED of the cell
+                for dx in range(scale):
+                    x = x0 + cx * scale + dx
+                    y = y0 + cy * scale + dy
+                    assert frame[y][6 * x:6 * x + 6] == want, (cx, cy, dx, dy)
 
 
 def test_a_level_whose_missions_ran_out_is_no_longer_offered(tmp_path):

@@ -6,10 +6,10 @@ left it: in the final round with the same turns left, or in the final entry at t
 whose counts were not saved yet.
 """
 
-from layerlight import persist
+import flash_cuts
 from layerlight_tools import simcore
 from scenario_lib import coop_count, paper_world_game
-from test_power_cuts import FILES, assert_every_state_file_readable, last_saved, play, reboot, with_damage
+from test_power_cuts import FILES, cut_runs, play, reboot
 
 SCRIPT, GAME, PLAYERS = paper_world_game()
 LINES = SCRIPT.strip().split("\n")
@@ -20,7 +20,7 @@ KEYS = ("phase", "scores", "objectives", "scissors", "final_round", "turns_left"
 def clean_run():
     """The whole game without a cut: the flash writes before each line, and the state the
     table is in right after each log of actions first came about (what a resume must show)."""
-    storage = simcore.MemoryStorage(FILES)
+    storage = flash_cuts.new_storage(FILES)
     dev = simcore.make_device(None, 16, 16, 5, GAME, PLAYERS, storage=storage)
     sim = simcore.Simulator(dev)
     writes = []
@@ -52,32 +52,25 @@ def resume(storage):
 
 def test_the_script_reaches_the_final_round_at_the_trigger_line():
     assert BY_LOG and any(s["final_round"] and s["phase"] == "turn" and s["turns_left"] == 4 for s in BY_LOG.values())
-    storage = simcore.MemoryStorage(FILES)
+    storage = flash_cuts.new_storage(FILES)
     dev, finished = play(storage, LINES[:TRIGGER + 1], GAME, PLAYERS)
     assert dev.state()["final_round"] and dev.state()["turns_left"] == 4
     dev, finished = play(simcore.MemoryStorage(FILES), LINES[:TRIGGER], GAME, PLAYERS)
     assert not dev.state()["final_round"]
 
 
-def test_a_power_cut_at_every_write_of_the_final_round_and_the_final_entry():
-    seen = set()
-    for at in range(WRITES[TRIGGER], TOTAL):
-        storage = simcore.MemoryStorage(FILES)
-        storage.fault = (at, "cut")
-        dev, finished = play(storage, LINES, GAME, PLAYERS)
-        assert not finished
-        for how in ("cut", "partial", "empty"):
-            copy = with_damage(storage, how)
-            assert_every_state_file_readable(copy)
-            expected = last_saved(copy, persist.GAME)
-            if persist.GAME not in copy.files:
-                assert at == TOTAL - 1  # only the finished game being cleared
-                continue
-            dev, sim = resume(copy)
-            s = {k: dev.state()[k] for k in KEYS}
-            want = BY_LOG[tuple(expected["snap"]["log"])]
-            assert s == want, (at, how, s, want)
-            seen.add((s["phase"], s["turns_left"], s["turn_seat"]))
+def resumed_view(state):
+    """What a resume brings back: all of KEYS but the counts being typed at the final entry
+    (not saved until a seat's counts are confirmed: they are typed again)."""
+    return {k: state[k] for k in KEYS if k != "entry"}
+
+
+def test_a_power_cut_at_every_step_of_the_final_round_and_the_final_entry():
+    """A cut at every step of the firmware's own saves from the line that ends the game (and
+    halfway through every write): RESUME brings back what the table had entered when the last
+    save finished (test_power_cuts.cut_runs: expected from the script played without a cut)."""
+    resumed = [s for s in cut_runs(LINES, GAME, PLAYERS, 5, resumed_view, first_step=WRITES[TRIGGER]) if s]
+    seen = {(s["phase"], s["turns_left"], s["turn_seat"]) for s in resumed}
     # every turn of the final round (and the turn before, when the cut struck the end's own save),
     # every seat's final entry and the final itself were resumed
     assert {left for p, left, _ in seen if p == "turn"} == {None, 4, 3, 2, 1}
@@ -86,7 +79,7 @@ def test_a_power_cut_at_every_write_of_the_final_round_and_the_final_entry():
 
 
 def test_a_cut_in_the_final_round_resumes_it_and_the_game_goes_on():
-    storage = simcore.MemoryStorage(FILES)
+    storage = flash_cuts.new_storage(FILES)
     play(storage, LINES[:TRIGGER + 5], GAME, PLAYERS)  # the end, P1 refused a claim, then two turns ended
     dev, sim = resume(storage)
     s = dev.state()
@@ -102,7 +95,7 @@ def test_a_cut_in_the_final_entry_resumes_at_the_seat_being_entered():
     lines = LINES[:ENTRY]
     lines += coop_count(20) + coop_count(2) + coop_count(3)  # P1's counts (as the whole game has them)
     lines += coop_count(21) + coop_count(1)  # P2's stars and hand, not saved yet
-    storage = simcore.MemoryStorage(FILES)
+    storage = flash_cuts.new_storage(FILES)
     dev, finished = play(storage, lines, GAME, PLAYERS)
     assert dev.state()["entry"] == {"what": "discard", "value": 0} and dev.state()["turn_seat"] == 2
     dev, sim = resume(storage)

@@ -19,10 +19,15 @@ from test_micropython_scenarios import MOUNTS
 @pytest.mark.parametrize("size", ["8", "16", "32"])
 def test_no_screen_of_a_whole_game_allocates(make, size):
     script, game, players = make()
-    res = run_micropython("tests/wasm/keeper_draw_entry.py", args=[game, str(players), size, size, ""],
+    seed = scenario_lib.WHOLE_GAME_SEEDS.get(game, 1)  # the shuffles the script was written for
+    res = run_micropython("tests/wasm/keeper_draw_entry.py", args=[game, str(players), size, size, "", str(seed)],
                           mounts=MOUNTS, stdin=script)
     assert res.returncode == 0, res.stderr
     out = res.stdout.split("\n")
     assert "probe caught" in out  # the check has teeth
     assert not [line for line in out if line.startswith("alloc")], (game, size, out[:10])
     assert int([line for line in out if line.startswith("done")][0].split()[1]) > 20
+    # a whole game: the script played out to the final (with another seed it stops short of it)
+    phases = [line for line in out if line.startswith("phases ")][0].split()[1:]
+    assert phases[-1] == ("result" if game == "time-attack" else "final"), (game, size, phases)
+    assert {"choose_deck", "race", "verify", "scores"} <= set(phases) or game == "time-attack", (game, phases)

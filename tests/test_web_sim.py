@@ -55,18 +55,20 @@ def seen(rows, cap):
 
 
 def expected_pattern(deck, mission, width, height):
-    """{(x, y): 'rrggbb'} of the LEDs the mission pattern covers, as the firmware lays it out
-    (the values the firmware writes; the page shows them through the colour model)."""
-    layout = screens.Layout(width, height, deck.size)
+    """{(x, y): 'rrggbb'} of the LEDs the mission pattern covers, placed as the race screen
+    promises (test_layers_scenarios.pattern_place, not the firmware's screens.Layout), in the
+    values the firmware writes; the page shows them through the colour model."""
+    from test_layers_scenarios import pattern_place
+    s, x0, y0 = pattern_place(width, height, deck.size)
     colours = [screens.BACKGROUND_LED] + [(r << 16) | (g << 8) | b for r, g, b in deck.colours[1:]]
     out = {}
-    n, s = deck.size, layout.scale
+    n = deck.size
     for cy in range(n):
         for cx in range(n):
             c = rgb(colours[mission.pattern[cy * n + cx]])
             for dy in range(s):
                 for dx in range(s):
-                    out[(layout.x0 + cx * s + dx, layout.y0 + cy * s + dy)] = c
+                    out[(x0 + cx * s + dx, y0 + cy * s + dy)] = c
     return out
 
 

@@ -91,7 +91,8 @@ class Pico:
         self.frames = []            # {"start_us", "end_us", "data": bytes} in the order sent
         self.tones = []             # (us, hz)
         self.flash_writes = []      # (us, n): program/erase commands on the flash chip
-        self.cut = None             # {"us", "busy"} once the power went (cut_at)
+        self.flash_ops = {}         # write number -> {"us", "kind": program|erase, "busy_us"}
+        self.cut = None             # once the power went (cut_at): {"us", "busy", "write", "after_us", "left"}
         self.connected = False
         self.dead = None
         self._acks = []
@@ -124,6 +125,7 @@ class Pico:
                     self.tones.append((ev["us"], ev["hz"]))
                 elif kind == "flash":
                     self.flash_writes.append((ev["us"], ev["n"]))
+                    self.flash_ops[ev["n"]] = ev
                 elif kind == "cut":
                     self.cut = ev
                 elif kind == "connected":
@@ -220,7 +222,10 @@ class Pico:
 
     def cut_at(self, write, after_us):
         """Arrange a power cut after_us into flash write number `write` (counted from power on):
-        the chip stops there; close(keep=True) keeps the flash as the cut left it."""
+        the chip stops there, a program or erase still under way left part done as a W25Q16
+        leaves it (pico.mjs, FlashChip); close(keep=True) keeps the flash as the cut left it.
+        `cut` then says where it struck: {"us", "busy", "write", "after_us", "left": {"write",
+        "kind", "done", "size"} or None}."""
         self._send(cmd="cut_at", write=write, after_us=after_us)
 
     def irq_off(self):

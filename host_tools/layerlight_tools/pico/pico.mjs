@@ -12,8 +12,11 @@
 //           (the strip's wire order), when the write began and ended
 //   tone    the buzzer pin's square wave frequency (0: silent)
 //   at      the emulator reached the time a "run" asked for
-//   flash   a program or erase command began on the flash chip (n: its number from power on)
-//   cut     the power went (cut_at), busy: in the middle of a flash write
+//   flash   a program or erase command began on the flash chip (n: its number from power on,
+//           kind: program or erase, busy_us: how long it takes)
+//   cut     the power went (cut_at): busy, in the middle of a flash write; write and after_us,
+//           the cut asked for; left, what the write under way had done ({write, kind, done,
+//           size} in bytes: done < size, it was cut part done) or null
 //
 // Usage: node pico.mjs BOOTROM UF2 FLASH_IMAGE|- DATA_PIN BUZZER_PIN
 
@@ -93,6 +96,13 @@ const ERASE_BLOCK_US = 150000;      // 32/64 KB block erase
 const ERASE_CHIP_US = 5000000;
 
 class FlashChip {
+  // A program or erase takes the chip's time (busyUntil) and is applied to the
+  // memory when that time is over; a power cut within it leaves it part done,
+  // as a W25Q16 does: an erase cut short has erased its sector up to a point
+  // (the byte there has some of its bits set to 1), a page program cut short
+  // has programmed its bytes up to a point (the byte there has some of its 0
+  // bits cleared). The firmware reads nothing while the chip is busy (it polls
+  // the status register), so applying the change at the end is invisible to it.
   constructor(memory) {
     this.memory = memory;
     this.selected = false;
@@ -101,6 +111,7 @@ class FlashChip {
     this.writeEnabled = false;
     this.writes = 0;          // program and erase commands carried out
     this.busyUntil = 0;       // a program or erase is under way until then (ns)
+    this.pending = null;      // that program or erase: {kind, start, size, data, began, ends}
   }
   select(on) {
     if (on === this.selected) return;
@@ -119,15 +130,12 @@ class FlashChip {
       b.push(value & 0xff);
       const op = b[0];
       const n = b.length;
+      if (clock.nanos >= this.busyUntil || (n === 1 && op !== 0x05)) this.settle();  // the last write is over
       if (op === 0x05) out = clock.nanos < this.busyUntil ? 1 : 0;       // status: busy while writing
       else if (op === 0x35) out = 0x02;                                  // status 2: quad enabled
       else if (op === 0x9f) out = [0, 0xef, 0x40, 0x15][n - 1] ?? 0;     // JEDEC id (a W25Q16)
       else if ((op === 0x03 && n > 4) || (op === 0x0b && n > 5)) {
         out = this.memory[(this.address() + n - (op === 0x03 ? 5 : 6)) & (this.memory.length - 1)];
-      } else if (op === 0x02 && n > 4 && this.writeEnabled) {            // page program: 1s to 0s
-        const a = this.address();
-        const at = (a & ~0xff) | ((a + n - 5) & 0xff);
-        this.memory[at] &= value;
       }
       if (n === 1) {
         if (op === 0x06) this.writeEnabled = true;
@@ -146,18 +154,73 @@ class FlashChip {
     else if (op === 0x52 && b.length >= 4) [start, size] = [this.address() & ~0x7fff, 0x8000];
     else if (op === 0xd8 && b.length >= 4) [start, size] = [this.address() & ~0xffff, 0x10000];
     else if (op === 0xc7 || op === 0x60) [start, size] = [0, this.memory.length];
-    if (start >= 0) this.memory.fill(0xff, start, start + size);
-    if (start >= 0 || op === 0x02) {
+    let pending = null;
+    if (start >= 0) pending = { kind: 'erase', start, size };
+    else if (op === 0x02 && b.length > 4) {
+      // page program: the data wraps round within its 256-byte page
+      const a = this.address();
+      const data = b.slice(4);
+      pending = { kind: 'program', start: a, size: data.length, data };
+    }
+    if (pending || op === 0x02) {
       // as long as a W25Q16JV typically takes: the firmware waits on the
       // status register as on a real board (and a power cut can fall in it)
       const us = op === 0x02 ? PROGRAM_US : size === SECTOR ? ERASE_SECTOR_US
         : size < this.memory.length ? ERASE_BLOCK_US : ERASE_CHIP_US;
       this.busyUntil = clock.nanos + us * 1000;
       this.writes++;
-      emit({ ev: 'flash', n: this.writes, us: clock.micros });
+      if (pending) {
+        pending.began = clock.nanos;
+        pending.ends = this.busyUntil;
+        pending.n = this.writes;
+        this.pending = pending;
+        // done when its time is over (the CPU reads the flash as memory, not through here)
+        clock.createAlarm(() => { if (this.pending === pending) this.settle(); }).schedule(us * 1000);
+      }
+      emit({ ev: 'flash', n: this.writes, us: clock.micros, kind: pending ? pending.kind : 'program', busy_us: us });
       if (cut && cut.write === this.writes) powerCut(cut.after_us);
       this.writeEnabled = false;
     }
+  }
+  // the program or erase under way, done up to `done` bytes of it (all of it by default);
+  // `rand` gives the bits of the byte where it stopped
+  apply(p, done, rand) {
+    const mem = this.memory;
+    const mask = mem.length - 1;
+    for (let i = 0; i < done; i++) {
+      if (p.kind === 'erase') mem[p.start + i] = 0xff;
+      else {
+        const at = (p.start & ~0xff) | ((p.start + i) & 0xff);
+        mem[at & mask] &= p.data[i];
+      }
+    }
+    if (done < p.size && rand) {
+      const bits = rand() & 0xff;
+      if (p.kind === 'erase') mem[p.start + done] |= bits;                // some bits back to 1
+      else {
+        const at = ((p.start & ~0xff) | ((p.start + done) & 0xff)) & mask;
+        mem[at] &= p.data[done] | bits;                                   // some 0 bits programmed
+      }
+    }
+  }
+  settle() {              // the time of the write under way is over: all of it is done
+    if (this.pending) {
+      this.apply(this.pending, this.pending.size, null);
+      this.pending = null;
+    }
+  }
+  // the power goes now: a write under way is left part done. Returns what it left.
+  cutNow(rand) {
+    const p = this.pending;
+    if (!p) return null;
+    this.pending = null;
+    if (clock.nanos >= p.ends) {
+      this.apply(p, p.size, null);
+      return { write: p.n, kind: p.kind, done: p.size, size: p.size };
+    }
+    const done = Math.floor((p.size * (clock.nanos - p.began)) / (p.ends - p.began));
+    this.apply(p, done, rand);
+    return { write: p.n, kind: p.kind, done, size: p.size };
   }
 }
 
@@ -194,11 +257,25 @@ qspi.writeUint32 = (offset, value) => {
 
 let cut = null;        // {write, after_us}: cut after_us into that program/erase command
 let poweredOff = false;
+function mulberry32(seed) {   // the bits a cut leaves in the byte where it stopped: repeatable
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0);
+  };
+}
 function powerCut(afterUs) {
+  const asked = cut;
   clock.createAlarm(() => {
     poweredOff = true;
     untilUs = clock.micros;
-    emit({ ev: 'cut', us: clock.micros, busy: clock.nanos < chip.busyUntil });
+    const busy = clock.nanos < chip.busyUntil;
+    const left = chip.cutNow(mulberry32(asked.write * 1000003 + asked.after_us));
+    // where it struck: the write asked for, so far into it, and what that write had done
+    emit({ ev: 'cut', us: clock.micros, busy, write: asked.write, after_us: asked.after_us, left });
   }).schedule(afterUs * 1000);
 }
 
