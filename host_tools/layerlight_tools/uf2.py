@@ -175,6 +175,15 @@ def assemble(firmware_uf2, romfs, layout):
     return pack(entries)
 
 
+def is_layerlight(uf2):
+    """Whether a UF2 file's bytes are a Layerlight UF2 (the module layerlight_build frozen in)."""
+    try:
+        payload = b"".join(p for _a, p, _f in blocks(uf2))
+    except UserError:
+        return False
+    return b"layerlight_build.py" in payload
+
+
 def program_span(uf2):
     """(lowest, highest) flash offset a UF2 writes (its end, exclusive)."""
     b = blocks(uf2)
