@@ -40,7 +40,7 @@ sim-web: $(STAMP) $(NODE_STAMP)
 MPY_TARBALL ?= ../shared/micropython/mpsrc-v1.28.0.tar.xz
 MICROPYTHON ?= build/mpsrc
 UF2_JOBS ?= 2
-UF2 := build/layerlight-pico.uf2
+UF2 ?= build/layerlight-pico.uf2
 UF2_PICO2 := build/layerlight-pico2.uf2
 MPY_DIR := $(abspath $(MICROPYTHON))
 MPY_UNPACKED := $(if $(filter build/mpsrc,$(MICROPYTHON)),build/mpsrc/.unpacked)

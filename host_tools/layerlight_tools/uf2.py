@@ -138,8 +138,9 @@ def pack(entries):
     return bytes(out)
 
 
-def romfs_image(decks_dir):
-    """A ROMFS image (MicroPython's read-only, memory-mapped filesystem) holding decks/*.deck."""
+def romfs_image(decks_dir, extra=None):
+    """A ROMFS image (MicroPython's read-only, memory-mapped filesystem) holding decks/*.deck,
+    and `extra` ({name: bytes}) at its top."""
     from mpremote.romfs import VfsRomWriter
     names = sorted(n for n in os.listdir(decks_dir) if n.endswith(".deck"))
     if not names:
@@ -150,6 +151,8 @@ def romfs_image(decks_dir):
         with open(os.path.join(decks_dir, name), "rb") as f:
             rom.mkfile(name, f.read())
     rom.closedir()
+    for name, data in sorted((extra or {}).items()):
+        rom.mkfile(name, data)
     return rom.finalise()
 
 
@@ -161,6 +164,8 @@ def assemble(firmware_uf2, romfs, layout):
     families = [fam for _a, _p, fam in entries]
     family = max(set(families), key=families.count)  # RP2350 UF2s lead with one errata block of another family
     rom_start = XIP_BASE + layout["romfs"]
+    # a ROMFS already there (a Layerlight UF2 given again) is replaced
+    entries = [e for e in entries if not rom_start <= e[0] < rom_start + layout["romfs_bytes"]]
     top = max(a + len(p) for a, p, fam in entries if fam == family)
     if top > rom_start:
         raise UserError("the firmware is %d KB, %d KB more than fits below the ROMFS partition at 0x%x: "
@@ -170,7 +175,6 @@ def assemble(firmware_uf2, romfs, layout):
         raise UserError("the decks' ROMFS image is %d bytes, its partition %d: make MICROPY_HW_ROMFS_BYTES "
                         "bigger (uf2/boards/*/mpconfigboard.h)" % (len(romfs), layout["romfs_bytes"]))
     padded = romfs + b"\xff" * (-len(romfs) % PAYLOAD)
-    entries = [e for e in entries if not rom_start <= e[0] < rom_start + layout["romfs_bytes"]]
     entries += [(rom_start + at, padded[at:at + PAYLOAD], family) for at in range(0, len(padded), PAYLOAD)]
     return pack(entries)
 
@@ -185,8 +189,12 @@ def is_layerlight(uf2):
 
 
 def program_span(uf2):
-    """(lowest, highest) flash offset a UF2 writes (its end, exclusive)."""
+    """(lowest, highest) flash offset a UF2 writes (its end, exclusive), its errata blocks
+    for another family (RP2350) left out."""
     b = blocks(uf2)
+    families = [fam for _a, _p, fam in b]
+    family = max(set(families), key=families.count)
+    b = [e for e in b if e[2] == family]
     return min(a for a, _p, _f in b) - XIP_BASE, max(a + len(p) for a, p, _f in b) - XIP_BASE
 
 
