@@ -60,12 +60,12 @@ def test_a_blank_chip_with_the_uf2_alone_boots_to_the_menu(uf2_image):
     assert "Traceback" not in done["boot_log"] and "Layerlight 0.1.0" in done["boot_log"]
 
 
-def test_no_block_of_the_uf2_reaches_the_filesystem(uf2_image):
+def test_no_block_of_the_uf2_reaches_the_filesystem():
     """The firmware ends below the ROMFS partition, the ROMFS below LittleFS at 0xA0000 (where
     stock MicroPython keeps it): a UF2 put on never erases a table's files."""
     layout = uf2.board_layout(BOARD_DIR)
     assert layout["fs"] == 0xA0000
-    with open(uf2_image["uf2"], "rb") as f:
+    with open(uf2_fixture.built_uf2(), "rb") as f:
         data = f.read()
     low, high = uf2.program_span(data)
     assert low == 0 and high <= layout["fs"]
