@@ -37,6 +37,7 @@ BLOCK = 512
 PAYLOAD = 256                   # bytes of flash a block writes (as pico-sdk's UF2s)
 MAGIC = (0x0A324655, 0x9E5D5157, 0x0AB16F30)
 FLAG_FAMILY = 0x2000
+ROMFS_HEADER = b"\xd2\xcd\x31"  # MicroPython's ROMFS image starts so
 FLASH_BYTES = {"pico": 2 * 1024 * 1024, "pico2": 4 * 1024 * 1024}  # PICO_BOARD -> its flash
 
 
@@ -164,8 +165,11 @@ def assemble(firmware_uf2, romfs, layout):
     families = [fam for _a, _p, fam in entries]
     family = max(set(families), key=families.count)  # RP2350 UF2s lead with one errata block of another family
     rom_start = XIP_BASE + layout["romfs"]
-    # a ROMFS already there (a Layerlight UF2 given again) is replaced
-    entries = [e for e in entries if not rom_start <= e[0] < rom_start + layout["romfs_bytes"]]
+    # a ROMFS already there (a Layerlight UF2 given again: its partition starts with the ROMFS
+    # header) is replaced; anything else there is firmware running into the partition
+    in_rom = [e for e in entries if rom_start <= e[0] < rom_start + layout["romfs_bytes"]]
+    if in_rom and in_rom[0][0] == rom_start and in_rom[0][1][:3] == ROMFS_HEADER:
+        entries = [e for e in entries if e not in in_rom]
     top = max(a + len(p) for a, p, fam in entries if fam == family)
     if top > rom_start:
         raise UserError("the firmware is %d KB, %d KB more than fits below the ROMFS partition at 0x%x: "
@@ -278,6 +282,9 @@ def main(argv=None):
                                                          len(image), layout["romfs_bytes"], layout["fs"]))
     except UserError as e:
         print("error: %s" % e, file=sys.stderr)
+        return 1
+    except OSError as e:
+        print("error: %s: %s" % (e.filename, e.strerror), file=sys.stderr)
         return 1
     return 0
 
