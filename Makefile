@@ -50,7 +50,8 @@ MPY_CROSS := $(MPY_DIR)/mpy-cross/build/mpy-cross
 PICOTOOL_SRC := $(MPY_DIR)/offline-tools/picotool
 PICOTOOL_DIR := $(MPY_DIR)/offline-tools/picotool-install/picotool
 PICOTOOL := $(if $(wildcard $(PICOTOOL_SRC))$(MPY_UNPACKED),$(PICOTOOL_DIR)/picotool)
-# Debian's Arm toolchain (installed when missing); libstdc++ for the C++ file pico-sdk compiles
+# Debian's Arm toolchain (installed when missing, with cmake, a host compiler and xz, before
+# anything is unpacked or built); libstdc++ for the C++ file pico-sdk compiles
 ARM_GCC := /usr/bin/arm-none-eabi-gcc
 ARM_LIBSTDCXX := /usr/lib/arm-none-eabi/newlib/libstdc++.a
 # the sub-makes get none of this make's variables (FROZEN_MANIFEST in mpy-cross's
@@ -64,7 +65,7 @@ FROZEN_INPUTS := $(FIRMWARE_PY) manifest.py uf2/manifest.py uf2/main.py $(VERSIO
 uf2: $(UF2)
 uf2-pico2: $(UF2_PICO2)
 
-build/mpsrc/.unpacked: $(MPY_TARBALL)
+build/mpsrc/.unpacked: $(MPY_TARBALL) | $(ARM_GCC)
 	rm -rf build/mpsrc
 	mkdir -p build
 	tar -xJf $(MPY_TARBALL) -C build
@@ -72,10 +73,10 @@ build/mpsrc/.unpacked: $(MPY_TARBALL)
 
 $(ARM_GCC) $(ARM_LIBSTDCXX):
 	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y gcc-arm-none-eabi \
-		libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib cmake build-essential
+		libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib cmake build-essential xz-utils
 	touch -c $(ARM_GCC) $(ARM_LIBSTDCXX)
 
-$(PICOTOOL_DIR)/picotool: $(MPY_UNPACKED)
+$(PICOTOOL_DIR)/picotool: $(MPY_UNPACKED) | $(ARM_GCC)
 	cmake -S $(PICOTOOL_SRC) -B $(MPY_DIR)/offline-tools/picotool-build -DCMAKE_BUILD_TYPE=Release \
 		-DPICO_SDK_PATH=$(MPY_DIR)/lib/pico-sdk -DPICOTOOL_NO_LIBUSB=1 -DPICOTOOL_FLAT_INSTALL=1 \
 		-DCMAKE_INSTALL_PREFIX=$(MPY_DIR)/offline-tools/picotool-install
@@ -83,7 +84,7 @@ $(PICOTOOL_DIR)/picotool: $(MPY_UNPACKED)
 	cmake --install $(MPY_DIR)/offline-tools/picotool-build
 	touch $@
 
-$(MPY_CROSS): $(MPY_UNPACKED)
+$(MPY_CROSS): $(MPY_UNPACKED) | $(ARM_GCC)
 	$(SUBMAKE) -C $(MPY_DIR)/mpy-cross -j$(UF2_JOBS)
 	touch $@
 

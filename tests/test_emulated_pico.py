@@ -320,3 +320,29 @@ def test_a_power_cut_while_a_game_is_logged_loses_nothing_and_logs_it_once(uf2_i
     assert page["game"] == "history", where
     assert page["games"] == 1 and page["record"] == 1 and page["mode"] == game, (where, page)
     assert page["scores"] == marks[-3][2]["scores"], where
+
+
+def test_the_uf2_onto_a_pico_flashed_on_stock_micropython(flashed, uf2_image, tmp_path):
+    """A table's Pico that ran stock MicroPython with the firmware as files gets the Layerlight UF2:
+    it boots the frozen firmware with the table's settings (the slot main.py left there is not
+    run), and `layerlight flash` then removes what the stock flash left and copies nothing else."""
+    import uf2_fixture
+    image = str(tmp_path / "flash.bin")
+    shutil.copyfile(flashed["image"], image)
+    pico = target.power_on(uf2_image["uf2"], uf2_image["rom"], image)
+    try:
+        frames = booted(pico)
+        with pico.cond:
+            lines = [text for _us, text in pico.lines]
+        assert lines[0].startswith("Layerlight 0.1.0"), lines
+        assert any("/main.py from `layerlight flash` on stock MicroPython is not run" in ln for ln in lines)
+        assert "config: no layerlight.json, using defaults" not in lines and "Traceback" not in "\n".join(lines)
+        assert any(any(f) for f in frames[-5:])
+        done = target.flash(pico, SETTINGS)
+        assert done["uf2"] and done["data"] == [] and done["sent"] == [] and not done["main"]
+        assert done["removed"] == ["main.py", "firmware", "decks/default.deck", "decks/otlo.deck"]
+        inside = uf2_fixture.look_inside(pico)
+    finally:
+        pico.close()
+    assert "layerlight.json" in inside["root"]
+    assert not {"main.py", "firmware"} & set(inside["root"]) and inside["rom"] == ["default.deck", "otlo.deck"]
