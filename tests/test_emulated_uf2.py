@@ -130,3 +130,22 @@ def test_a_newer_uf2_over_an_older_one_keeps_the_tables_files(uf2_image, tmp_pat
         pico.close()
     assert "uf2-b" in inside["rom_top"] and inside["rom"] == ["default.deck", "otlo.deck"]
     assert "layerlight.json" in inside["root"]
+
+
+def test_emulate_boots_the_uf2_with_nothing_copied(tmp_path):
+    """`layerlight emulate --uf2 build/layerlight-pico.uf2`: the Pico starts as after the drag onto
+    RPI-RP2 (a blank chip, nothing flashed) and plays a script as `sim` does."""
+    import subprocess
+    uf2_path, rom = uf2_fixture.built_uf2(), uf2_fixture.boot_rom()
+    r = subprocess.run([os.path.join(uf2_fixture.REPO, ".venv", "bin", "layerlight"), "emulate", "--uf2", uf2_path,
+                        "--bootrom", rom, "--headless", "--script", "-", "--seed", "3"],
+                       input="wait 600\npress B\nwait 100\n", capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "nothing copied" in r.stderr and "Traceback" not in r.stderr
+    assert "copying only the table" not in r.stderr and "restarting the board" not in r.stderr
+    assert "| Layerlight 0.1.0" in r.stderr and "| deck: decks/default.deck, 240 missions" in r.stderr
+    dev = simcore.make_device(firmware_files.device_files(), 16, 16, 3, None, 0)
+    sim = simcore.Simulator(dev)
+    for no, line in enumerate(["wait 600", "press B", "wait 100"]):
+        sim.run_line(line, no + 1)
+    assert r.stdout.strip() == simcore.dumps(sim.state([]))
