@@ -149,3 +149,26 @@ def test_emulate_boots_the_uf2_with_nothing_copied(tmp_path):
     for no, line in enumerate(["wait 600", "press B", "wait 100"]):
         sim.run_line(line, no + 1)
     assert r.stdout.strip() == simcore.dumps(sim.state([]))
+
+
+def test_a_developers_own_main_py_runs_instead_of_the_frozen_firmware(uf2_image, tmp_path):
+    """A /main.py put on the filesystem by hand (not by `layerlight flash`) runs in place of the
+    frozen firmware, with MicroPython's usual sys.path ('' before '.frozen')."""
+    from layerlight_tools import devicefs, flash
+    from layerlight_tools.pico.bridge import SerialBridge
+    image = uf2_fixture.copy_image(uf2_image, tmp_path)
+    pico = target.power_on(uf2_image["uf2"], uf2_image["rom"], image)
+    try:
+        pico.run_ms(300)
+        with SerialBridge(pico) as bridge:
+            board = devicefs.Board(bridge.port, timeout=60)
+            try:
+                board.load_helpers()
+                board.put_atomic("/main.py", b"import sys\nprint('my own main.py', sys.path[:2])\n")
+                log = flash.restart(board, 1.0)
+            finally:
+                board.close()
+    finally:
+        pico.close()
+    assert "running /main.py from the filesystem instead of the frozen firmware" in log, log
+    assert "my own main.py ['', '.frozen']" in log and "deck:" not in log and "Traceback" not in log
