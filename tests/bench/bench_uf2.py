@@ -70,9 +70,12 @@ def main():
           "partition); the filesystem from 0x%x is never written" % (
               len(data) // 1024, len(blocks), sum(len(p) for _a, p, _f in blocks) // 1024, firmware // 1024,
               layout["romfs"] // 1024, layout["romfs"], layout["romfs_bytes"] // 1024, layout["fs"]))
+    differ = sum(x != y for x, y in zip(built, data)) + abs(len(built) - len(data))
     print("built from the tarball on a fresh folder: unpack %.1f s, make uf2 %.1f s (picotool, mpy-cross, the rp2 "
-          "port, ROMFS; 2 jobs, machine shared); the same bytes as build/'s: %s" % (
-              t_unpack, t_build, "yes" if built == data else "no (another version or commit)"))
+          "port, ROMFS; 2 jobs, machine shared); against build/'s: %s" % (
+              t_unpack, t_build, "the same bytes" if not differ else
+              "%s size, %d bytes differ (not bit-for-bit reproducible across build folders)"
+              % ("the same" if len(built) == len(data) else "another", differ)))
     print("make uf2 again with nothing changed: %.2f s%s" % (t_again, ", nothing rebuilt" if "firmware" not in said
                                                                 else ", REBUILT: " + said[-200:]))
     if os.path.isfile(UF2_PICO2):
