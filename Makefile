@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: sim test bench cards setup clean
+.PHONY: sim test bench cards setup clean uf2 uf2-pico2
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,85 @@ sim: $(STAMP)
 sim-web: $(STAMP) $(NODE_STAMP)
 	$(VENV)/bin/layerlight sim --web $(ARGS)
 
+# --- the Layerlight UF2: MicroPython v1.28 for the Pico with the firmware frozen in --------
+# `make uf2` unpacks ../shared/micropython's source tarball under build/ and builds the
+# rp2 port for uf2/boards/LAYERLIGHT_PICO (RPI_PICO plus a ROMFS partition for the decks)
+# with uf2/manifest.py frozen in; layerlight_tools.uf2 adds the decks' ROMFS image.
+# MICROPYTHON=DIR builds from another tree (a checkout of the v1.28.0 tag with its
+# submodules). With nothing changed it does nothing: the port is only rebuilt when a
+# firmware file, a manifest, a board file, a deck or the version changed.
+# `make uf2-pico2`: the same for the Pico 2 (RP2350), build/layerlight-pico2.uf2.
+MPY_TARBALL ?= ../shared/micropython/mpsrc-v1.28.0.tar.xz
+MICROPYTHON ?= build/mpsrc
+UF2_JOBS ?= 2
+UF2 ?= build/layerlight-pico.uf2
+UF2_PICO2 := build/layerlight-pico2.uf2
+MPY_DIR := $(abspath $(MICROPYTHON))
+MPY_UNPACKED := $(if $(filter build/mpsrc,$(MICROPYTHON)),build/mpsrc/.unpacked)
+MPY_CROSS := $(MPY_DIR)/mpy-cross/build/mpy-cross
+# pico-sdk 2.x needs a host picotool; the tarball brings its source (without it cmake
+# would download one). A tree without offline-tools/picotool leaves that to pico-sdk.
+PICOTOOL_SRC := $(MPY_DIR)/offline-tools/picotool
+PICOTOOL_DIR := $(MPY_DIR)/offline-tools/picotool-install/picotool
+PICOTOOL := $(if $(wildcard $(PICOTOOL_SRC))$(MPY_UNPACKED),$(PICOTOOL_DIR)/picotool)
+# Debian's Arm toolchain (installed when missing, with cmake, a host compiler and xz, before
+# anything is unpacked or built); libstdc++ for the C++ file pico-sdk compiles
+ARM_GCC := /usr/bin/arm-none-eabi-gcc
+ARM_LIBSTDCXX := /usr/lib/arm-none-eabi/newlib/libstdc++.a
+# the sub-makes get none of this make's variables (FROZEN_MANIFEST in mpy-cross's
+# environment breaks its link), the port only what is on its command line
+SUBMAKE := env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u FROZEN_MANIFEST $(if $(PICOTOOL),picotool_DIR=$(PICOTOOL_DIR)) $(MAKE)
+FIRMWARE_PY := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*' 2>/dev/null)
+DECKS := $(wildcard firmware/decks/*.deck)
+VERSION_PY := build/uf2/layerlight_build.py
+FROZEN_INPUTS := $(FIRMWARE_PY) manifest.py uf2/manifest.py uf2/main.py $(VERSION_PY)
+
+uf2: $(UF2)
+uf2-pico2: $(UF2_PICO2)
+
+build/mpsrc/.unpacked: $(MPY_TARBALL) | $(ARM_GCC)
+	rm -rf build/mpsrc
+	mkdir -p build
+	tar -xJf $(MPY_TARBALL) -C build
+	touch $@
+
+$(ARM_GCC) $(ARM_LIBSTDCXX):
+	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y gcc-arm-none-eabi \
+		libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib cmake build-essential xz-utils
+	touch -c $(ARM_GCC) $(ARM_LIBSTDCXX)
+
+$(PICOTOOL_DIR)/picotool: $(MPY_UNPACKED) | $(ARM_GCC)
+	cmake -S $(PICOTOOL_SRC) -B $(MPY_DIR)/offline-tools/picotool-build -DCMAKE_BUILD_TYPE=Release \
+		-DPICO_SDK_PATH=$(MPY_DIR)/lib/pico-sdk -DPICOTOOL_NO_LIBUSB=1 -DPICOTOOL_FLAT_INSTALL=1 \
+		-DCMAKE_INSTALL_PREFIX=$(MPY_DIR)/offline-tools/picotool-install
+	cmake --build $(MPY_DIR)/offline-tools/picotool-build -j $(UF2_JOBS)
+	cmake --install $(MPY_DIR)/offline-tools/picotool-build
+	touch $@
+
+$(MPY_CROSS): $(MPY_UNPACKED) | $(ARM_GCC)
+	$(SUBMAKE) -C $(MPY_DIR)/mpy-cross -j$(UF2_JOBS)
+	touch $@
+
+# the project's version, frozen in: rewritten only when it changes (a new commit)
+$(VERSION_PY): FORCE $(STAMP)
+	@$(PY) -m layerlight_tools.uf2 version $@
+
+.PHONY: FORCE
+FORCE:
+
+# $(1): board, $(2): the UF2 made
+define UF2_RULES
+$(MPY_DIR)/ports/rp2/build-$(1)/firmware.uf2: $(FROZEN_INPUTS) $(wildcard uf2/boards/$(1)/*) $(MPY_CROSS) $(PICOTOOL) $(ARM_GCC) $(ARM_LIBSTDCXX)
+	$(SUBMAKE) -C $(MPY_DIR)/ports/rp2 -j$(UF2_JOBS) BOARD_DIR=$(abspath uf2/boards/$(1)) \
+		FROZEN_MANIFEST=$(abspath uf2/manifest.py)
+	touch $$@
+
+$(2): $(MPY_DIR)/ports/rp2/build-$(1)/firmware.uf2 $(DECKS) host_tools/layerlight_tools/uf2.py $(STAMP)
+	$(PY) -m layerlight_tools.uf2 assemble --board-dir uf2/boards/$(1) --firmware $$< --decks firmware/decks -o $$@
+endef
+$(eval $(call UF2_RULES,LAYERLIGHT_PICO,$(UF2)))
+$(eval $(call UF2_RULES,LAYERLIGHT_PICO2,$(UF2_PICO2)))
+
 # Debian's chromium, for the browser test (tests/test_web_sim.py); the
 # executable is its own stamp: installed only when it is missing.
 $(CHROMIUM):
@@ -37,10 +116,12 @@ $(CHROMIUM):
 
 test: $(CHROMIUM)
 
+test: $(UF2)
+
 test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest -q
 
-bench: $(STAMP) $(NODE_STAMP)
+bench: $(STAMP) $(NODE_STAMP) $(UF2)
 	$(PY) tests/bench/run.py
 
 cards: $(STAMP)
@@ -59,4 +140,4 @@ hardware: $(STAMP)
 		--camera=0,-40,20,55,0,25,700 --colorscheme=Tomorrow hardware/enclosure/layerlight.scad
 
 clean:
-	rm -rf $(VENV) node_modules .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules .pytest_cache .hypothesis build

@@ -2,12 +2,12 @@
 # `python -m layerlight_tools.packaging` from the file list of `layerlight
 # flash`; tests/test_manifest.py keeps the two in step.
 #
-#   cd micropython/ports/rp2
-#   make BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/layerlight/manifest.py
-#
-# Then put main.py and the decks on the board's flash (frozen code cannot hold
-# the decks, and a frozen main.py would shadow the one `layerlight flash`
-# writes):  mpremote cp firmware/main.py : + cp -r firmware/decks :
+# `make uf2` freezes it through uf2/manifest.py, which adds the main.py that
+# starts the device at power-on and the project's version, into the Layerlight
+# UF2 (build/layerlight-pico.uf2; the decks go into its ROMFS partition).
+# Frozen on its own into a stock board's build (make BOARD=RPI_PICO
+# FROZEN_MANIFEST=/path/to/layerlight/manifest.py), it needs main.py and the
+# decks on the board's flash:  mpremote cp firmware/main.py : + cp -r firmware/decks :
 
 # the port's own frozen modules (rp2: neopixel, which the firmware uses)
 include("$(PORT_DIR)/boards/manifest.py")

@@ -1,14 +1,18 @@
-"""The firmware on the rp2 port: a stock MicroPython UF2 on an emulated RP2040 (rp2040js).
+"""The firmware on the rp2 port, on an emulated RP2040 (rp2040js).
 
-Flashed with `layerlight flash` over a pty as a person flashes a Pico, played
-through its GPIO pins (with contact bounce), watched on its WS2812 data pin,
-with its files on LittleFS on the (modelled) flash chip. Every mode's game is
-compared with the simulator after every script line: the state, and the frame
-byte for byte as the wire carries it.
+Two ways onto the chip. The stock MicroPython UF2 (../shared/rp2, or
+LAYERLIGHT_UF2), with the firmware flashed by `layerlight flash` over a pty as a
+person flashes a Pico: a flash from nothing and an unchanged re-flash. The
+Layerlight UF2 (`make uf2`, the firmware frozen in; tests/uf2_fixture.py): every
+mode's game, played through the GPIO pins, watched on the WS2812 data pin, with
+the table's files on LittleFS on the (modelled) flash chip, compared with the
+simulator after every script line (the state, and the frame byte for byte as
+the wire carries it); contact bounce; power cuts during a save and while a game
+is logged.
 
-The UF2 and the boot ROM come from ../shared/rp2 (or LAYERLIGHT_UF2 and
-LAYERLIGHT_BOOTROM). Where ../shared/rp2 exists these tests must run: a
-missing file there is a failure, not a skip.
+The boot ROM comes from ../shared/rp2 (or LAYERLIGHT_BOOTROM). Where ../shared/rp2
+and ../shared/micropython exist these tests must run: a missing file there is a
+failure, not a skip.
 """
 
 import json
@@ -24,6 +28,7 @@ from layerlight_tools import firmware_files, simcore
 from layerlight_tools.pico import session, target, wire
 
 import pico_games
+from uf2_fixture import uf2_image  # noqa: F401 (a pytest fixture: the Layerlight UF2's flash image)
 
 SIZE = 16
 
@@ -121,6 +126,7 @@ def per_instant(script, trace):
 
 
 def play_on_pico(flashed, folder, script, game, players, seed, **kw):
+    """flashed: a fixture's dict (its "uf2", "rom" and "image")."""
     """[(report, frame bytes)] after every line of the script, played on a fresh copy of the image."""
     image = os.path.join(folder, "flash.bin")
     shutil.copyfile(flashed["image"], image)
@@ -146,8 +152,10 @@ def with_history(script):
 
 
 @pytest.fixture(scope="module")
-def played(flashed, tmp_path_factory):
-    """Every mode's short game played on emulated Picos, two at a time (one per core)."""
+def played(uf2_image, tmp_path_factory):
+    """Every mode's short game played on emulated Picos running the Layerlight UF2, two at a
+    time (one per core)."""
+    flashed = uf2_image
     def one(entry):
         name, script, game, players, seed = entry
         folder = str(tmp_path_factory.mktemp(name))
@@ -185,8 +193,9 @@ def test_every_mode_plays_on_the_pico_as_in_the_simulator(entry, played):
     assert device[-1][0]["game"] == "menu"
 
 
-def test_a_long_contact_bounce_is_one_press(flashed, tmp_path):
+def test_a_long_contact_bounce_is_one_press(uf2_image, tmp_path):
     """B chatters for 15 ms going down and again coming up: the menu moves one item."""
+    flashed = uf2_image
     image = str(tmp_path / "flash.bin")
     shutil.copyfile(flashed["image"], image)
     pico = target.power_on(flashed["uf2"], flashed["rom"], image)
@@ -352,8 +361,10 @@ def play_cut(flashed, image, lines, seed, game, players, cut=None):
         game_on = session.Session(pico, bounce=False)
         game_on.begin(seed, game, players)
         try:
-            game_on.play(session.Timeline().read(lines),
-                         lambda r, f, no: marks.append((r["_us"], len(pico.flash_writes), r)))
+            # the writes made by the time the device answered (not by the time the host read
+            # the answer: the host reads 100 ms of the Pico's time at once)
+            game_on.play(session.Timeline().read(lines), lambda r, f, no: marks.append(
+                (r["_us"], sum(1 for us, _n in list(pico.flash_writes) if us <= r["_us"]), r)))
         except Exception:
             if cut is None or pico.cut is None:
                 raise  # no cut was asked for, or it never came: a failure of its own
@@ -448,11 +459,12 @@ CUTS_SAVE = 4
 CUTS_LOGGED = 2
 
 
-def test_a_power_cut_during_a_save_loses_no_saved_score(flashed, tmp_path):
+def test_a_power_cut_during_a_save_loses_no_saved_score(uf2_image, tmp_path):
     """The power goes at several moments of the flash writes of a save that changed the scores
     (mid-erase, mid-program, between writes; a seeded sample that changes from run to run);
     on the next boot the game resumes with the scores of that save or of the one before,
-    never anything else, on real LittleFS."""
+    never anything else, on real LittleFS (the Layerlight UF2)."""
+    flashed = uf2_image
     name, script, game, players, seed = GAMES[0]
     lines = script.split("\n")
     saves = saves_in(script, game, players, seed)
@@ -480,12 +492,13 @@ def test_a_power_cut_during_a_save_loses_no_saved_score(flashed, tmp_path):
         assert reports[-1]["scores"] in allowed, (where, reports[-1]["scores"], allowed)
 
 
-def test_a_power_cut_while_a_game_is_logged_loses_nothing_and_logs_it_once(flashed, tmp_path):
+def test_a_power_cut_while_a_game_is_logged_loses_nothing_and_logs_it_once(uf2_image, tmp_path):
     """Time attack to its result, then A: the record is appended to plays.log and the saved
     game removed. The power goes at moments of those flash writes (mid-erase, mid-program;
     seeded as above); on the next boot HISTORY holds the game exactly
     once (the saved game, still there, carries its record and its number: it is logged when the
     next mode starts, or seen to be logged already)."""
+    flashed = uf2_image
     name, script, game, players, seed = GAMES[2]
     assert game == "time-attack"
     lines = [line for line in script.split("\n") if line] + ["wait 1000"]
@@ -507,3 +520,29 @@ def test_a_power_cut_while_a_game_is_logged_loses_nothing_and_logs_it_once(flash
         assert page["game"] == "history", where
         assert page["games"] == 1 and page["record"] == 1 and page["mode"] == game, (where, page)
         assert page["scores"] == marks[-3][2]["scores"], where
+
+
+def test_the_uf2_onto_a_pico_flashed_on_stock_micropython(flashed, uf2_image, tmp_path):
+    """A table's Pico that ran stock MicroPython with the firmware as files gets the Layerlight UF2:
+    it boots the frozen firmware with the table's settings (the slot main.py left there is not
+    run), and `layerlight flash` then removes what the stock flash left and copies nothing else."""
+    import uf2_fixture
+    image = str(tmp_path / "flash.bin")
+    shutil.copyfile(flashed["image"], image)
+    pico = target.power_on(uf2_image["uf2"], uf2_image["rom"], image)
+    try:
+        frames = booted(pico)
+        with pico.cond:
+            lines = [text for _us, text in pico.lines]
+        assert lines[0].startswith("Layerlight 0.1.0"), lines
+        assert any("/main.py from `layerlight flash` on stock MicroPython is not run" in ln for ln in lines)
+        assert "config: no layerlight.json, using defaults" not in lines and "Traceback" not in "\n".join(lines)
+        assert any(any(f) for f in frames[-5:])
+        done = target.flash(pico, SETTINGS)
+        assert done["uf2"] and done["data"] == [] and done["sent"] == [] and not done["main"]
+        assert done["removed"] == ["main.py", "firmware", "decks/default.deck", "decks/otlo.deck"]
+        inside = uf2_fixture.look_inside(pico)
+    finally:
+        pico.close()
+    assert "layerlight.json" in inside["root"]
+    assert not {"main.py", "firmware"} & set(inside["root"]) and inside["rom"] == ["default.deck", "otlo.deck"]

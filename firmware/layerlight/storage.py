@@ -3,9 +3,17 @@
 
 import os
 
+# On the device, the files the firmware ships with (the default decks) when it
+# came as the Layerlight UF2: MicroPython's ROMFS, read in place from flash.
+SHIPPED = "/rom"
+
 
 class FileStorage:
-    """Files below a root folder: '/' on the device."""
+    """Files below a root folder: '/' on the device.
+
+    On the device (root ""), a file the filesystem does not have is read from
+    SHIPPED: the table's own files (a deck put there) come first, the UF2's
+    decks otherwise. Only reads look there; writes go to the filesystem."""
 
     def __init__(self, root=""):
         self.root = root.rstrip("/")
@@ -15,7 +23,12 @@ class FileStorage:
 
     def open_read(self, name):
         """A binary file object for reading (raises OSError if missing)."""
-        return open(self._path(name), "rb")
+        try:
+            return open(self._path(name), "rb")
+        except OSError:
+            if self.root:
+                raise
+        return open(SHIPPED + "/" + name.lstrip("/"), "rb")
 
     def read_bytes(self, name):
         """The whole file as bytes (raises OSError if missing)."""

@@ -1,5 +1,9 @@
-"""`layerlight emulate`: the firmware on an emulated Pico (rp2040js running a stock MicroPython UF2),
-flashed with `layerlight flash` over a pty, played from a script or the keyboard."""
+"""`layerlight emulate`: the firmware on an emulated Pico (rp2040js), played from a script or the keyboard.
+
+With a stock MicroPython UF2 the firmware is flashed with `layerlight flash` over a pty;
+with the Layerlight UF2 (`make uf2`) the Pico boots it as a person's Pico does after the
+UF2 is dragged on, with nothing copied (--config, --deck or --size other than 16x16 are
+the table's own files: those `layerlight flash` copies, and only those)."""
 
 import os
 import sys
@@ -22,7 +26,11 @@ def cmd_emulate(args):
     emulator.node_ready()
     if args.deck is not None:
         check_deck(args.deck)
+    from layerlight_tools import uf2 as uf2_tool
+    with open(uf2, "rb") as f:
+        frozen = uf2_tool.is_layerlight(f.read())
     settings = read_config(args.config) if args.config is not None else {}
+    table_files = not frozen or args.config is not None or args.deck is not None or (width, height) != (16, 16)
     settings["width"], settings["height"] = width, height
     timeline = None
     if args.headless:
@@ -41,7 +49,10 @@ def cmd_emulate(args):
             os.path.basename(uf2), ", flash kept in " + image if args.flash else ""), file=err)
         pico = target.power_on(uf2, bootrom, image)
         try:
-            target.flash(pico, settings, args.deck, Progress(err, tty=False))
+            if table_files:
+                target.flash(pico, settings, args.deck, Progress(err, tty=False))
+            else:
+                print("the Layerlight UF2: nothing copied, the Pico starts it as it would after the drag", file=err)
             game = session.Session(pico, bounce=not args.no_bounce, console=console)
             game.begin(args.seed, args.game, args.players or 0)
             cfg = wire.device_config(settings)
@@ -83,8 +94,9 @@ def register(sub):
                        "inputs (with contact bounce), the matrix is decoded from its WS2812 data pin. "
                        "Modes for --game: %s." % ", ".join(modes.GAMES))
     e.add_argument("--uf2", metavar="FILE",
-                   help="MicroPython UF2 for the Pico (default: $LAYERLIGHT_UF2; "
-                   "from https://micropython.org/download/RPI_PICO/)")
+                   help="MicroPython UF2 for the Pico (default: $LAYERLIGHT_UF2): the Layerlight UF2 "
+                   "(build/layerlight-pico.uf2 from `make uf2`, booted with nothing copied) or a stock one "
+                   "from https://micropython.org/download/RPI_PICO/ (the firmware flashed onto it)")
     e.add_argument("--bootrom", metavar="FILE",
                    help="RP2040 boot ROM, 16 KB (default: $LAYERLIGHT_BOOTROM; from raspberrypi/pico-bootrom "
                    "or the rp2040js repository)")

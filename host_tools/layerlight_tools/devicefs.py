@@ -134,6 +134,13 @@ def _ll_close():
     global _ll_f
     _ll_f.close()
     _ll_f = None
+def _ll_rmtree(p):
+    if _ll_isdir(p):
+        for e in list(os.ilistdir(p)):
+            _ll_rmtree(p + '/' + e[0])
+        os.rmdir(p)
+    else:
+        _ll_rm(p)
 def _ll_free():
     st = os.statvfs('/')
     return st[0] * st[4]
@@ -144,6 +151,16 @@ def _ll_rd(p, at, n):
             return f.read(n)
     except OSError:
         return None
+"""
+
+# Defines _ll_uf2(): the version of the Layerlight UF2 (frozen module layerlight_build), or None.
+UF2_PROBE = """
+def _ll_uf2():
+    try:
+        import layerlight_build
+    except ImportError:
+        return None
+    return layerlight_build.VERSION
 """
 
 # Sets the board's clock; prints 1, or 0 on a port with no machine.RTC (or one that refuses).
@@ -306,6 +323,12 @@ class Board:
                       "getattr(__import__('sys').implementation, '_mpy', None), "
                       "getattr(__import__('sys').implementation, '_machine', ''), __import__('sys').platform)")
         return {"version": tuple(v[0]), "mpy": v[1], "machine": v[2], "platform": v[3]}
+
+    def layerlight_uf2(self):
+        """The Layerlight version frozen into the board's firmware (the Layerlight UF2), or None
+        (stock MicroPython, the firmware put on as files by `layerlight flash`)."""
+        self.exec(UF2_PROBE)
+        return self.eval("_ll_uf2()")
 
     def load_helpers(self):
         if not self.helpers:

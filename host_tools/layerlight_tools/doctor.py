@@ -678,10 +678,11 @@ def check_memory(ui, f, info):
 # ---------------------------------------------------------------- the command
 
 
-def open_session(board):
-    """Imports the self-test from the installed firmware (the slot main.py runs, else sys.path)."""
+def open_session(board, frozen=False):
+    """Imports the self-test from the installed firmware (frozen in the Layerlight UF2; else the
+    slot main.py runs, else sys.path)."""
     board.load_helpers()
-    slot = flash.active_slot(board.read_text("/main.py"))
+    slot = None if frozen else flash.active_slot(board.read_text("/main.py"))
     prefix = "import sys\nsys.path.insert(0, %r)\n" % ("%s/%s" % (flash.SLOT_DIR, slot)) if slot else ""
     try:
         board.exec(prefix + "from layerlight.selftest import SelfTest")
@@ -695,6 +696,19 @@ def open_session(board):
         raise UserError("the board cannot open its hardware with its settings: %s (fix layerlight.json: "
                         "`layerlight flash --board ...` writes the board profile)" % e)
     return Session(board)
+
+
+def versions(board, info):
+    """Which Layerlight and which MicroPython the board runs, in words."""
+    micropython = "MicroPython %s" % ".".join(str(v) for v in info["version"])
+    frozen = board.layerlight_uf2()
+    if frozen is not None:
+        return "Layerlight %s (the Layerlight UF2, frozen in), %s" % (frozen, micropython)
+    board.load_helpers()
+    slot = flash.active_slot(board.read_text("/main.py"))
+    if slot is not None:
+        return "Layerlight put on by `layerlight flash` (in %s/%s), %s" % (flash.SLOT_DIR, slot, micropython)
+    return "no Layerlight firmware started by main.py, %s" % micropython
 
 
 def report(ui, f):
@@ -729,9 +743,9 @@ def doctor(port=None, ui=None, button_timeout=15.0, apply=False, restart=True):
     with devicefs.Board(port) as board:
         info = board.info()
         devicefs.check_version(info)
-        session = open_session(board)
-        ui.say("Layerlight doctor on %s (MicroPython %s). Look at the matrix from P1's seat."
-               % (port, ".".join(str(v) for v in info["version"])))
+        ui.say("Layerlight doctor on %s: %s" % (port, versions(board, info)))
+        session = open_session(board, board.layerlight_uf2() is not None)
+        ui.say("Look at the matrix from P1's seat.")
         f = run(session, ui, button_timeout)
         report(ui, f)
         if apply and f.fixes:

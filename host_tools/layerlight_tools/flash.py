@@ -1,6 +1,8 @@
 """`layerlight flash`: the firmware onto a board, copying only what changed.
 
-On the board:
+A board running the Layerlight UF2 (build/layerlight-pico.uf2: the firmware
+frozen in, the decks in its ROMFS) gets only the table's own files: the
+settings and a --deck (flash_table_files). On stock MicroPython:
 
     /main.py               runs the firmware of one slot (written by this tool)
     /firmware/a/layerlight/*.mpy    slot a: the compiled firmware
@@ -295,59 +297,15 @@ def flash(port=None, board_name=None, deck=None, firmware_dir=None, reset=True, 
         deck_data = read_deck(deck)
     started = time.monotonic()
     port = port or devicefs.find_port()
-    cross = mpy_cross_abi()
     with devicefs.Board(port, timeout=connect_timeout) as board:
         info = board.info()
-        march = matching_march(info, cross)
-        progress.line("%s: MicroPython %s on %s (.mpy v%d.%d%s)" % (
-            port, ".".join(str(v) for v in info["version"]), info["machine"] or info["platform"],
-            devicefs.mpy_abi(info)[0], devicefs.mpy_abi(info)[1], ", " + march if march else ""))
-        # the board's clock from the PC's, so the games played after this flash carry a date
-        # (a Pico keeps it until its next power-off); a port without machine.RTC goes on without
-        clock = devicefs.set_clock(board)
-        if clock is not None:
-            progress.line("board clock set to %s (the PC's time)" % clock)
-        wanted = compile_firmware(firmware_dir, march)
-        progress.line("compiled %d modules with mpy-cross %s (.mpy v%d.%d, loads on MicroPython 1.22+)"
-                      % (len(wanted), cross[0], cross[1], cross[2]))
-
-        data = deck_data_files(firmware_dir, deck, deck_data)
-        state = state_of(board, [p for p, _ in data])
-
-        board_name = board_name or devicefs.board_for(info["machine"]) or _config_board(state["config"])
-        if board_name is None:
-            raise UserError("cannot tell which board this is (%r): give --board (%s)"
-                            % (info["machine"], ", ".join(sorted(boards.PROFILES))))
-        detected = devicefs.board_for(info["machine"])
-        if detected and detected != board_name:
-            progress.line("note: the board says %r, but the %s profile was chosen" % (info["machine"], board_name))
-        config, notes = make_config(state["config"], board_name, os.path.basename(deck) if deck else None,
-                                    deck_data, settings)
-        for n in notes:
-            progress.line("note: " + n)
-        if config is not None:
-            data.append((CONFIG, config.encode()))
-
-        plan = Plan(wanted, state, data, lambda slot: main_py(slot, firmware_dir))
-        need = plan.bytes_to_send(wanted)
-        space = need + sum(len(wanted[r]) for r in plan.copy)
-        if space > state["free"]:
-            raise UserError("not enough free flash on the board: %s to write, %s free" % (kb(space), kb(state["free"])))
-        progress.line("board profile %s; firmware in %s/%s: %d files up to date, %d copied on the board, "
-                      "%d to send" % (board_name, SLOT_DIR, plan.slot, len(plan.keep), len(plan.copy),
-                                      len(plan.send)))
-        apply(board, plan, wanted, progress)
-        if state.get("by_hand"):
-            progress.line("note: /layerlight on the board (a copy made by hand) is no longer used; "
-                          "`mpremote rm -r :layerlight` frees its flash")
-        summary = {
-            "port": port, "slot": plan.slot, "previous": plan.active, "sent": list(plan.send),
-            "copied": list(plan.copy), "kept": list(plan.keep), "removed": list(plan.remove),
-            "data": [p for p, _ in plan.data], "main": plan.main is not None, "bytes": need,
-            "clock": clock,
-        }
-        if plan.nothing_to_do():
-            progress.line("nothing to copy: the board is up to date")
+        frozen = board.layerlight_uf2()
+        if frozen is not None:
+            summary = flash_table_files(board, port, info, frozen, board_name, firmware_dir, deck, deck_data,
+                                        settings, progress)
+        else:
+            summary = flash_files(board, port, info, board_name, firmware_dir, deck, deck_data, settings,
+                                  progress)
         boot_log = None
         if reset:
             progress.line("restarting the board...")
@@ -361,9 +319,125 @@ def flash(port=None, board_name=None, deck=None, firmware_dir=None, reset=True, 
         if "Traceback" in boot_log:
             raise UserError("the firmware did not start on the board (see its console above)")
     progress.line("done in %.1f s: %d files sent (%s), %d unchanged" % (
-        summary["seconds"], len(plan.send) + len(plan.data) + bool(plan.main), kb(need),
-        len(plan.keep) + len(plan.copy)))
+        summary["seconds"], len(summary["sent"]) + len(summary["data"]) + bool(summary["main"]),
+        kb(summary["bytes"]), len(summary["kept"]) + len(summary["copied"])))
     return summary
+
+
+def _profile(info, state, board_name, progress):
+    """The board profile: as given, told by the chip, or the one in the board's settings."""
+    from layerlight import boards
+    board_name = board_name or devicefs.board_for(info["machine"]) or _config_board(state["config"])
+    if board_name is None:
+        raise UserError("cannot tell which board this is (%r): give --board (%s)"
+                        % (info["machine"], ", ".join(sorted(boards.PROFILES))))
+    detected = devicefs.board_for(info["machine"])
+    if detected and detected != board_name:
+        progress.line("note: the board says %r, but the %s profile was chosen" % (info["machine"], board_name))
+    return board_name
+
+
+def flash_files(board, port, info, board_name, firmware_dir, deck, deck_data, settings, progress):
+    """Stock MicroPython: the compiled firmware into a slot, the decks and the settings."""
+    cross = mpy_cross_abi()
+    march = matching_march(info, cross)
+    progress.line("%s: MicroPython %s on %s (.mpy v%d.%d%s)" % (
+        port, ".".join(str(v) for v in info["version"]), info["machine"] or info["platform"],
+        devicefs.mpy_abi(info)[0], devicefs.mpy_abi(info)[1], ", " + march if march else ""))
+    # the board's clock from the PC's, so the games played after this flash carry a date
+    # (a Pico keeps it until its next power-off); a port without machine.RTC goes on without
+    clock = devicefs.set_clock(board)
+    if clock is not None:
+        progress.line("board clock set to %s (the PC's time)" % clock)
+    wanted = compile_firmware(firmware_dir, march)
+    progress.line("compiled %d modules with mpy-cross %s (.mpy v%d.%d, loads on MicroPython 1.22+)"
+                  % (len(wanted), cross[0], cross[1], cross[2]))
+
+    data = deck_data_files(firmware_dir, deck, deck_data)
+    state = state_of(board, [p for p, _ in data])
+    board_name = _profile(info, state, board_name, progress)
+    config, notes = make_config(state["config"], board_name, os.path.basename(deck) if deck else None,
+                                deck_data, settings)
+    for n in notes:
+        progress.line("note: " + n)
+    if config is not None:
+        data.append((CONFIG, config.encode()))
+
+    plan = Plan(wanted, state, data, lambda slot: main_py(slot, firmware_dir))
+    need = plan.bytes_to_send(wanted)
+    space = need + sum(len(wanted[r]) for r in plan.copy)
+    if space > state["free"]:
+        raise UserError("not enough free flash on the board: %s to write, %s free" % (kb(space), kb(state["free"])))
+    progress.line("board profile %s; firmware in %s/%s: %d files up to date, %d copied on the board, "
+                  "%d to send" % (board_name, SLOT_DIR, plan.slot, len(plan.keep), len(plan.copy),
+                                  len(plan.send)))
+    apply(board, plan, wanted, progress)
+    if state.get("by_hand"):
+        progress.line("note: /layerlight on the board (a copy made by hand) is no longer used; "
+                      "`mpremote rm -r :layerlight` frees its flash")
+    if plan.nothing_to_do():
+        progress.line("nothing to copy: the board is up to date")
+    return {
+        "port": port, "slot": plan.slot, "previous": plan.active, "sent": list(plan.send),
+        "copied": list(plan.copy), "kept": list(plan.keep), "removed": list(plan.remove),
+        "data": [p for p, _ in plan.data], "main": plan.main is not None, "bytes": need,
+        "clock": clock, "uf2": None,
+    }
+
+
+def flash_table_files(board, port, info, version, board_name, firmware_dir, deck, deck_data, settings, progress):
+    """The Layerlight UF2 (the firmware and its decks frozen in): only the table's own files, the
+    settings and a --deck, go on the filesystem. What an earlier `layerlight flash` on stock
+    MicroPython left there is removed: its main.py and slots (never run under the UF2), and copies
+    of the decks the UF2 ships (a copy would shadow a newer UF2's)."""
+    progress.line("%s: the Layerlight UF2 %s on MicroPython %s (%s): the firmware and its decks are "
+                  "frozen in; copying only the table's own files (settings, decks)"
+                  % (port, version, ".".join(str(v) for v in info["version"]), info["machine"] or info["platform"]))
+    clock = devicefs.set_clock(board)
+    if clock is not None:
+        progress.line("board clock set to %s (the PC's time)" % clock)
+    shipped = deck_data_files(firmware_dir)
+    state = state_of(board, [p for p, _ in shipped])
+    data = []
+    if deck is not None:
+        rel = DECKS + "/" + os.path.basename(deck)
+        data.append((rel, deck_data))
+    board_name = _profile(info, state, board_name, progress)
+    config, notes = make_config(state["config"], board_name, os.path.basename(deck) if deck else None,
+                                deck_data, settings)
+    for n in notes:
+        progress.line("note: " + n)
+    if config is not None:
+        data.append((CONFIG, config.encode()))
+    data = [(p, d) for p, d in data if state["data"].get(p) != sha(d)]
+    removed = []
+    if active_slot(state["main"]) is not None:
+        removed.append("main.py")
+    if any(state["slots"].values()):
+        removed.append(SLOT_DIR.strip("/"))
+    own = {p for p, _ in data} | ({DECKS + "/" + os.path.basename(deck)} if deck is not None else set())
+    removed += [p for p, d in shipped if p not in own and state["data"].get(p) == sha(d)]
+    need = sum(len(d) for _, d in data)
+    if need > state["free"]:
+        raise UserError("not enough free flash on the board: %s to write, %s free" % (kb(need), kb(state["free"])))
+    for path in removed:
+        board.exec("_ll_rmtree(%r)" % ("/" + path), timeout=60)
+    if removed:
+        progress.line("removed what a flash on stock MicroPython left, unused under the UF2: %s"
+                      % ", ".join(removed))
+    for i, (path, payload) in enumerate(data):
+        if "/" in path:
+            board.exec("_ll_mkdirs(%r)" % ("/" + os.path.dirname(path)))
+        update, finish = progress.file(i + 1, len(data), path, len(payload))
+        board.put_atomic("/" + path, payload, update)
+        finish()
+    if not data and not removed:
+        progress.line("nothing to copy: the table's files on the board are up to date")
+    return {
+        "port": port, "slot": None, "previous": None, "sent": [], "copied": [], "kept": [],
+        "removed": removed, "data": [p for p, _ in data], "main": False, "bytes": need,
+        "clock": clock, "uf2": version,
+    }
 
 
 def deck_data_files(firmware_dir, deck=None, deck_data=None):

@@ -1,6 +1,8 @@
 """The firmware on the rp2 port, on an emulated RP2040 (rp2040js, the stock MicroPython v1.23.0
 UF2 of ../shared/rp2): flash and boot times, every mode's busiest frames in emulated time, and
-the heap as the Pico's own gc counts it.
+the heap as the Pico's own gc counts it. The same session of every mode is played on the
+Layerlight UF2 (`make uf2`: MicroPython v1.28.0, the firmware frozen in) and set beside it:
+peak heap, free heap at the menu and the busiest first drawing, frozen against .mpy.
 
 Frames are timed by the firmware itself (`LL time 1`, layerlight.host_link) with ticks_us, in the
 emulator's time at 125 MHz: drawing apart from the strip write, whose time the WS2812 protocol
@@ -22,11 +24,14 @@ import pico_games
 import scenario_lib
 from bench_device import FRAME_TARGET_MS, RP2040_MS_PER_ITERATION
 from bench_memory import MPY_TARGET
+from layerlight_tools import uf2 as uf2_tool
 from layerlight_tools import devicefs
 from layerlight_tools.pico import session, target
 from layerlight_tools.pico.bridge import SerialBridge
 
 SIZE = 16
+FROZEN_TARGET = 48 * 1024  # every mode's peak heap on the Layerlight UF2 (issue 27)
+LAYERLIGHT_UF2 = os.path.join(uf2_tool.REPO, "build", "layerlight-pico.uf2")
 SETTINGS = dict(pico_games.SHORT, width=SIZE, height=SIZE)
 CALIBRATION = 100_000  # iterations of bench_device's loop on the emulated chip (about 10 s of wall time)
 # the wasm-calibrated estimates of the same modes (bench_keepers: whole games, every screen timed)
@@ -64,6 +69,16 @@ def flash_and_boot(uf2, rom, image):
     finally:
         pico.close(keep=True)
     return f
+
+
+def uf2_image(rom, image):
+    """The Layerlight UF2 on a blank chip, then the short-game settings put on by `layerlight flash`."""
+    pico = target.power_on(LAYERLIGHT_UF2, rom, image)
+    try:
+        pico.run_ms(500)
+        target.flash(pico, SETTINGS)
+    finally:
+        pico.close(keep=True)
 
 
 def calibrate(uf2, rom, image):
@@ -193,6 +208,7 @@ def main():
     if not (uf2 and rom):
         print("no UF2 and boot ROM (../shared/rp2, or LAYERLIGHT_UF2 and LAYERLIGHT_BOOTROM): nothing measured")
         return
+    frozen = os.path.isfile(LAYERLIGHT_UF2)
     with tempfile.TemporaryDirectory() as tmp:
         image = os.path.join(tmp, "flash.bin")
         fb = flash_and_boot(uf2, rom, image)
@@ -200,19 +216,26 @@ def main():
         for i in range(2):
             images.append(os.path.join(tmp, "copy%d.bin" % i))
             shutil.copyfile(image, images[-1])
+        frozen_image = os.path.join(tmp, "uf2.bin")
+        if frozen:
+            uf2_image(rom, frozen_image)
         with ThreadPoolExecutor(max_workers=2) as pool:
             cal = pool.submit(calibrate, uf2, rom, images[0])
             played = pool.submit(session_of_every_mode, uf2, rom, images[1])
             wasm = {name: bench_keepers.measure(*how) for name, how in WASM.items()}
             cal_ms = cal.result()
+            frozen_played = pool.submit(session_of_every_mode, LAYERLIGHT_UF2, rom, frozen_image) if frozen else None
             modes, menu = played.result()
+            if frozen_played is not None:
+                frozen_modes, frozen_menu = frozen_played.result()
         timing = {}
         with ThreadPoolExecutor(max_workers=2) as pool:
             jobs = {}
             for size in (8, 16, 32):
+                # on the product: the Layerlight UF2 when it is built, else the stock one
                 copy = os.path.join(tmp, "race%d.bin" % size)
-                shutil.copyfile(image, copy)
-                jobs[size] = pool.submit(press_timing, uf2, rom, copy, size, None)
+                shutil.copyfile(frozen_image if frozen else image, copy)
+                jobs[size] = pool.submit(press_timing, LAYERLIGHT_UF2 if frozen else uf2, rom, copy, size, None)
             for size, job in jobs.items():
                 timing[size] = job.result()
     ratio = cal_ms / (RP2040_MS_PER_ITERATION * CALIBRATION)
@@ -251,6 +274,22 @@ def main():
         menu["alloc"] / 1024, menu["free"] / 1024, (menu["alloc"] + menu["free"]) / 1024))
     print("  at the menu after each game: " + ", ".join("%s %.1f KB" % (m["name"], m["menu_after"] / 1024)
                                                          for m in modes))
+    if not frozen:
+        print("no build/layerlight-pico.uf2 (make uf2): frozen against .mpy not measured")
+        return
+    print()
+    print("the same session on the Layerlight UF2 (MicroPython v1.28.0, the firmware frozen in, decks in ROMFS)")
+    print("against the stock v1.23.0 UF2 with .mpy files, same Pico, same scripts; drawing as emulated (pessimistic):")
+    print("  %-17s %-24s %-30s %s" % ("mode", "peak heap .mpy / frozen", "busiest first drawing .mpy / frozen",
+                                      "frozen target"))
+    for m, f in zip(modes, frozen_modes):
+        print("  %-17s %6.1f / %5.1f KB %-6s %6.2f / %5.2f ms %-14s %s" % (
+            m["name"], m["peak"][0] / 1024, f["peak"][0] / 1024, "", m["first"][0] / 1000, f["first"][0] / 1000,
+            "(%s)" % f["first"][1], "OK" if f["peak"][0] <= FROZEN_TARGET else "OVER"))
+    print("  target: every mode's peak heap at most %d KB frozen: %s" % (
+        FROZEN_TARGET // 1024, "OK" if all(f["peak"][0] <= FROZEN_TARGET for f in frozen_modes) else "OVER"))
+    print("heap at the menu after the session: .mpy %.1f KB in use, %.1f KB free; frozen %.1f KB in use, %.1f KB free"
+          % (menu["alloc"] / 1024, menu["free"] / 1024, frozen_menu["alloc"] / 1024, frozen_menu["free"] / 1024))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,98 @@
+"""The Layerlight UF2 (build/layerlight-pico.uf2) on the emulated Pico, as a fixture for any test.
+
+    from uf2_fixture import uf2_image  # noqa: F401 (a pytest fixture)
+
+    def test_something(uf2_image, tmp_path):
+        image = uf2_fixture.copy_image(uf2_image, tmp_path)
+        pico = target.power_on(uf2_image["uf2"], uf2_image["rom"], image)
+        ...
+
+`uf2_image` is made once per test session: a blank chip powered on with the UF2 alone
+(what it printed and drew, what its filesystem and ROMFS held), then the short-game
+settings of tests/pico_games.py put on by `layerlight flash`, which copies only the
+table's own files onto a board running the UF2. Its flash image holds the firmware,
+the decks (ROMFS) and those settings, as a table's Pico would after one flash.
+
+The UF2 comes from `make uf2` (run here: it does nothing when it is up to date; `make
+test` built it before). Where ../shared/micropython and ../shared/rp2 exist these tests
+must run: a missing tarball, boot ROM or a failed build is a failure, not a skip.
+"""
+
+import os
+import shutil
+import subprocess
+
+import pytest
+
+import pico_games
+from layerlight_tools import devicefs, doctor
+from layerlight_tools.pico import target
+from layerlight_tools.pico.bridge import SerialBridge
+
+REPO = target.REPO
+SHARED_MICROPYTHON = os.path.normpath(os.path.join(REPO, "..", "shared", "micropython"))
+UF2 = os.path.join(REPO, "build", "layerlight-pico.uf2")
+SIZE = 16
+SETTINGS = dict(pico_games.SHORT, width=SIZE, height=SIZE)
+BOOT_MS = 1500  # emulated ms a blank chip is watched for after power on
+
+
+def built_uf2():
+    """build/layerlight-pico.uf2, brought up to date by `make uf2`."""
+    if not os.path.isdir(SHARED_MICROPYTHON) and not os.path.isfile(UF2):
+        pytest.skip("no ../shared/micropython to build the Layerlight UF2 from")
+    r = subprocess.run(["make", "-s", "uf2"], cwd=REPO, capture_output=True, text=True, timeout=1800)
+    assert r.returncode == 0, "make uf2 failed:\n" + (r.stdout + r.stderr)[-3000:]
+    assert os.path.isfile(UF2)
+    return UF2
+
+
+def boot_rom():
+    _uf2, rom = target.shared_files()
+    rom = target.chosen_files(None, None)[1] or rom
+    if os.path.isdir(target.SHARED_RP2):
+        assert rom, "%s exists but lacks the boot ROM" % target.SHARED_RP2
+    elif not rom:
+        pytest.skip("no boot ROM: set LAYERLIGHT_BOOTROM")
+    return rom
+
+
+def look_inside(pico):
+    """The board's own view, over its console (the firmware stopped, as mpremote stops it):
+    its filesystem's top, its ROMFS decks, its versions as `layerlight doctor` words them."""
+    with SerialBridge(pico) as bridge:
+        board = devicefs.Board(bridge.port, timeout=60)
+        try:
+            info = board.info()
+            return {"versions": doctor.versions(board, info), "uf2": board.layerlight_uf2(),
+                    "root": board.eval("sorted(__import__('os').listdir('/'))"),
+                    "rom": board.eval("sorted(__import__('os').listdir('/rom/decks'))"),
+                    "rom_top": board.eval("sorted(__import__('os').listdir('/rom'))")}
+        finally:
+            board.close()
+
+
+@pytest.fixture(scope="session")
+def uf2_image(tmp_path_factory):
+    uf2, rom = built_uf2(), boot_rom()
+    image = str(tmp_path_factory.mktemp("uf2") / "flash.bin")
+    pico = target.power_on(uf2, rom, image)  # no such file yet: a blank chip
+    try:
+        pico.run_ms(BOOT_MS)
+        with pico.cond:
+            lines = [text for _us, text in pico.lines]
+            frames = [(f["start_us"], f["data"]) for f in pico.frames]
+        writes = len(pico.flash_writes)
+        inside = look_inside(pico)
+        summary = target.flash(pico, SETTINGS)
+    finally:
+        pico.close(keep=True)
+    return {"uf2": uf2, "rom": rom, "image": image, "boot_lines": lines, "boot_frames": frames,
+            "boot_flash_writes": writes, "inside": inside, "flash": summary}
+
+
+def copy_image(uf2_image, folder, name="flash.bin"):
+    """A fresh copy of the fixture's flash image in folder; returns its path."""
+    path = os.path.join(str(folder), name)
+    shutil.copyfile(uf2_image["image"], path)
+    return path
