@@ -228,8 +228,10 @@ def test_a_long_contact_bounce_is_one_press(uf2_image, tmp_path):
 # ------------------------------------------------- every press at its instant, pins only
 
 @pytest.fixture(scope="module")
-def sized(flashed, tmp_path_factory):
-    """An image per matrix size: the 16x16 one, its settings flashed again at 8x8 and 32x32."""
+def sized(uf2_image, tmp_path_factory):
+    """The Layerlight UF2's flash image per matrix size: the 16x16 one, its settings put on
+    again by `layerlight flash` at 8x8 and 32x32."""
+    flashed = uf2_image
     images = {SIZE: flashed["image"], "flashed": flashed}
     for size in (8, 32):
         image = str(tmp_path_factory.mktemp("pico%d" % size) / "flash.bin")
