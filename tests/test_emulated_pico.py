@@ -486,7 +486,7 @@ def test_a_power_cut_during_a_save_loses_no_saved_score(uf2_image, tmp_path):
     moments = cut_moments(save, ops, CUTS_SAVE, random.Random(rng_seed))
 
     def resumed(image):
-        return after_power_on(flashed, image, ["wait 100", "press A", "wait 100"])
+        return after_power_on(flashed, image, ["wait 100", "wait 50", "press A", "wait 100"])
     for moment, reports in cuts_played(flashed, tmp_path, moments, head, seed, game, players, resumed):
         where = "cut at %s of writes %s (LAYERLIGHT_CUT_SEED=%d)" % (moment, save, rng_seed)
         assert reports[0]["choice"] == "RESUME", where + ": no game to resume"

@@ -117,7 +117,7 @@ def test_a_newer_uf2_over_an_older_one_keeps_the_tables_files(uf2_image, tmp_pat
     with open(image, "wb") as f:
         f.write(flash)
 
-    resumed = after_power_on({"uf2": b_path, "rom": uf2_image["rom"]}, image, ["wait 100", "press A", "wait 100"])
+    resumed = after_power_on({"uf2": b_path, "rom": uf2_image["rom"]}, image, ["wait 100", "wait 50", "press A", "wait 100"])
     assert resumed[0]["choice"] == "RESUME", resumed[0]
     assert resumed[-1]["game"] == game and resumed[-1]["phase"] != "error"
     assert resumed[-1]["scores"] == scores
