@@ -224,7 +224,7 @@ def test_every_benchmark_entry_and_test_file_the_pages_name_exists():
     bad = []
     for path in DOCS:
         text = path.read_text(encoding="utf-8")
-        for name in re.findall(r"\b(bench_[a-z_]+)\b", text):
+        for name in re.findall(r"\b(bench_[a-z_0-9]+)\b", text):
             named_benches.add(name)
             if name not in bench:
                 bad.append("%s: %s" % (path.relative_to(REPO), name))
