@@ -355,13 +355,7 @@ def flash_files(board, port, info, board_name, firmware_dir, deck, deck_data, se
 
     data = deck_data_files(firmware_dir, deck, deck_data)
     state = state_of(board, [p for p, _ in data])
-    board_name = _profile(info, state, board_name, progress)
-    config, notes = make_config(state["config"], board_name, os.path.basename(deck) if deck else None,
-                                deck_data, settings)
-    for n in notes:
-        progress.line("note: " + n)
-    if config is not None:
-        data.append((CONFIG, config.encode()))
+    board_name = _settings_into(data, info, state, board_name, deck, deck_data, settings, progress)
 
     plan = Plan(wanted, state, data, lambda slot: main_py(slot, firmware_dir))
     need = plan.bytes_to_send(wanted)
@@ -385,6 +379,19 @@ def flash_files(board, port, info, board_name, firmware_dir, deck, deck_data, se
     }
 
 
+def _settings_into(data, info, state, board_name, deck, deck_data, settings, progress):
+    """The board's profile, and its layerlight.json added to `data` when it changes; its notes
+    said. Returns the profile's name."""
+    board_name = _profile(info, state, board_name, progress)
+    config, notes = make_config(state["config"], board_name, os.path.basename(deck) if deck else None,
+                                deck_data, settings)
+    for n in notes:
+        progress.line("note: " + n)
+    if config is not None:
+        data.append((CONFIG, config.encode()))
+    return board_name
+
+
 def flash_table_files(board, port, info, version, board_name, firmware_dir, deck, deck_data, settings, progress):
     """The Layerlight UF2 (the firmware and its decks frozen in): only the table's own files, the
     settings and a --deck, go on the filesystem. What an earlier `layerlight flash` on stock
@@ -402,13 +409,7 @@ def flash_table_files(board, port, info, version, board_name, firmware_dir, deck
     if deck is not None:
         rel = DECKS + "/" + os.path.basename(deck)
         data.append((rel, deck_data))
-    board_name = _profile(info, state, board_name, progress)
-    config, notes = make_config(state["config"], board_name, os.path.basename(deck) if deck else None,
-                                deck_data, settings)
-    for n in notes:
-        progress.line("note: " + n)
-    if config is not None:
-        data.append((CONFIG, config.encode()))
+    board_name = _settings_into(data, info, state, board_name, deck, deck_data, settings, progress)
     data = [(p, d) for p, d in data if state["data"].get(p) != sha(d)]
     removed = []
     if active_slot(state["main"]) is not None:
