@@ -1,7 +1,8 @@
 """The documents stay true: every relative link in README.md, docs/ and hardware/ reaches
 a file (and the heading it names), every `layerlight` sub-command and option shown in
-a code block is one that `layerlight ... --help` lists, and every benchmark entry and
-test file the pages name exists."""
+a code block is one that `layerlight ... --help` lists, every benchmark entry and
+test file the pages name exists, nothing sends the reader outside the repository, and
+every trace key the simulator prints is on docs/trace.md."""
 
 import argparse
 import re
@@ -239,6 +240,126 @@ def test_every_benchmark_entry_and_test_file_the_pages_name_exists():
 
 
 @pytest.mark.parametrize("page", ["layers", "otlo", "coop", "paper-world", "simulators", "decks", "otlo-tiles",
-                                  "pico", "play-log", "colours", "development", "device"])
+                                  "pico", "play-log", "colours", "development", "device", "trace", "formats"])
 def test_the_readme_links_every_page(page):
     assert "(docs/%s.md" % page in (REPO / "README.md").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- nothing outside the repository
+
+# A person who cloned the repository has nothing beside it: the workshop's contracts and
+# rulebooks (a `shared` folder next to the clone) must not be where a page, a comment or a
+# help text sends them. The names are put together here so this file does not name them.
+WORKSHOP = "shared"
+OUTSIDE_NAMES = re.compile(
+    r"%s/(?:spec|seeds)\b|%s/STYLE\b|(?<![\w/.-])(?:games|simulator|layer-sets|STYLE)\.md\b"
+    r"|(?<![\w/.-])seeds/[\w-]+\.txt\b" % (WORKSHOP, WORKSHOP))
+GAMES_MD = "games" + ".md"  # the workshop's rules of the games
+BESIDE = re.compile(r"\.\./%s\b" % WORKSHOP)  # the folder beside the clone itself
+SKIP_DIRS = {".git", ".venv", "node_modules", "build", "dist", "test-artifacts", "__pycache__", ".pytest_cache"}
+TEXT = {".py", ".md", ".mjs", ".js", ".txt", ".toml", ".json", ".csv", ".scad", ".yml", ".yaml", ".cfg",
+        ".patch", ".svg", ".html", ".css", ".sh"}
+BACKTICKED = re.compile(r"`([^`\s]+)`")
+
+
+def repo_files():
+    """Every text file of the working tree (not the set-up's folders)."""
+    out = []
+    for path in sorted(REPO.rglob("*")):
+        rel = path.relative_to(REPO)
+        if any(part in SKIP_DIRS for part in rel.parts[:-1]) or not path.is_file():
+            continue
+        if path.suffix in TEXT or path.name in ("Makefile", ".gitignore"):
+            out.append(path)
+    return out
+
+
+def python_notes(text):
+    """A Python file's comments and docstrings (what a reader reads as prose), with line numbers."""
+    import io
+    import tokenize
+    notes = []
+    prev = tokenize.INDENT
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.COMMENT:
+                notes.append((tok.start[0], tok.string))
+            elif tok.type == tokenize.STRING and prev in (tokenize.INDENT, tokenize.NEWLINE, tokenize.NL,
+                                                          tokenize.DEDENT, tokenize.ENCODING):
+                notes.append((tok.start[0], tok.string))
+            if tok.type not in (tokenize.COMMENT, tokenize.NL):
+                prev = tok.type
+    except (tokenize.TokenError, SyntaxError):
+        notes = list(enumerate(text.split("\n"), 1))
+    return notes
+
+
+def outside_references(path, root=REPO):
+    """What a file says of places outside the repository, as 'file:line: what'.
+
+    Everywhere: the workshop's spec and rulebook files by name. In pages (markdown, and
+    everything under hardware/) and in Python comments and docstrings: the folder beside the
+    clone; in markdown, any link or backticked path that leads out of the repository."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    rel = path.relative_to(root)
+    bad = []
+    lines = text.split("\n")
+    for no, line in enumerate(lines, 1):
+        for m in OUTSIDE_NAMES.finditer(line):
+            bad.append("%s:%d: %s" % (rel, no, m.group(0)))
+    page = path.suffix == ".md" or rel.parts[0] == "hardware"
+    if page:
+        notes = list(enumerate(lines, 1))
+    elif path.suffix == ".py":
+        notes = python_notes(text)
+    else:
+        notes = []
+    for no, note in notes:
+        for m in BESIDE.finditer(note):
+            bad.append("%s:%d: %s" % (rel, no, m.group(0)))
+    if path.suffix == ".md":
+        for no, line in enumerate(lines, 1):
+            targets = [t for t in LINK.findall(line) if not re.match(r"^[a-z][a-z0-9+.-]*:", t)]
+            targets += [t for t in BACKTICKED.findall(line) if t.startswith("../")]
+            for target in targets:
+                dest = (path.parent / target.partition("#")[0]).resolve()
+                if not dest.is_relative_to(root.resolve()):
+                    bad.append("%s:%d: %s (outside the repository)" % (rel, no, target))
+    return bad
+
+
+def test_no_file_sends_the_reader_outside_the_repository():
+    files = repo_files()
+    assert len(files) > 200 and REPO / "README.md" in files and REPO / "firmware" / "layerlight" / "app.py" in files
+    bad = [b for path in files for b in outside_references(path)]
+    assert bad == []
+
+
+def test_the_outside_check_catches_every_way_out(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "hardware").mkdir()
+    (tmp_path / "firmware").mkdir()
+    ok = "[in](../README.md) `../firmware/x.py` [web](https://example.com/a/../b) `docs/trace.md`\n"
+    (tmp_path / "README.md").write_text("fine\n")
+    (tmp_path / "docs" / "a.md").write_text(
+        ok + ("The rules: `%s/spec/x.md`, %s.\n[rules](../../%s/seeds/coop-rules.txt)\n"
+              "see [up](../../elsewhere/x.md) and `../../elsewhere/y` and `../%s/rp2`\n"
+              % (WORKSHOP, GAMES_MD, WORKSHOP, WORKSHOP)))
+    (tmp_path / "hardware" / "b.scad").write_text("// the boot ROM in ../%s/rp2\n" % WORKSHOP)
+    (tmp_path / "firmware" / "c.py").write_text(
+        '"""State (%s "CO.OP")."""\n# rules: %s/spec/otlo.md\nROM = "../%s/rp2"  # a path the code uses\n'
+        'x = 1  # see docs/trace.md\n' % (GAMES_MD, WORKSHOP, WORKSHOP))
+    found = [b for p in sorted(tmp_path.rglob("*.*")) for b in outside_references(p, tmp_path)]
+    assert found == [
+        "docs/a.md:2: %s/spec" % WORKSHOP,
+        "docs/a.md:2: " + GAMES_MD,
+        "docs/a.md:3: %s/seeds" % WORKSHOP,
+        "docs/a.md:3: ../%s" % WORKSHOP,
+        "docs/a.md:4: ../%s" % WORKSHOP,
+        "docs/a.md:3: ../../%s/seeds/coop-rules.txt (outside the repository)" % WORKSHOP,
+        "docs/a.md:4: ../../elsewhere/x.md (outside the repository)",
+        "docs/a.md:4: ../../elsewhere/y (outside the repository)",
+        "firmware/c.py:1: " + GAMES_MD,
+        "firmware/c.py:2: %s/spec" % WORKSHOP,
+        "hardware/b.scad:1: ../%s" % WORKSHOP,
+    ]
