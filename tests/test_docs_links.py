@@ -363,3 +363,107 @@ def test_the_outside_check_catches_every_way_out(tmp_path):
         "firmware/c.py:2: %s/spec" % WORKSHOP,
         "hardware/b.scad:1: ../%s" % WORKSHOP,
     ]
+
+
+# ---------------------------------------------------------------- every trace key is documented
+
+# One short game of every mode, played by the headless simulator's own script interpreter,
+# reaching every phase a table meets (the pause menu, SCORES, the final); the menu's
+# scripts go into SETTINGS and HISTORY. (--game, --players, script)
+GIVE_UP = "press A\nhold B 700\npress A\n"  # a round nobody can make: reveal, give up, go on
+TRACE_SCRIPTS = {
+    "menu": (None, 0, "wait 100\npress B\nhold A B 3100\n"),
+    "settings": (None, 0, "press B\n" * 7 + "press A\npress B\npress A\n"),
+    "history": (None, 0, "press B\n" * 8 + "press A\npress B\n"),
+    "layers from the menu": (None, 0, "press A\npress P1\npress P2\npress P3\npress A\nwait 2000\npress A\n"
+                             "press B\npress A\npress P2\npress P1\npress P3\npress A\npress A\npress A\n"
+                             "wait 200\npress P1\npress P2\nhold A 1600\npress B\npress A\npress P2\npress A\n"
+                             + ("press A\n" + GIVE_UP) * 5),
+    "layers-plus": ("layers-plus", 2, "press A\npress P2\nhold A 1600\npress A\npress P1\npress A\npress B\n"
+                    "wait 300\npress A\n"
+                    + GIVE_UP * 5),
+    "time-attack": ("time-attack", 1, "press A\npress A\npress A\npress P2\npress B\nhold B 700\nwait 180000\n"),
+    "time-attack-plus": ("time-attack-plus", 1, "press A\npress P1\npress A\nwait 180000\n"),
+    "otlo": ("otlo", 2, "press A\npress P2\npress A\npress P1\npress B\npress A\npress B\nhold A 1600\n"
+             "press B\npress A\npress A\n" + "press P2\npress A\npress A\n" * 8),
+    "otlo solo": ("otlo", 1, "press A\npress A\npress B\nwait 1000\n" + "press A\n" * 12),
+    "coop from the menu": (None, 0, "press B\n" * 5 + "press A\npress P1\npress P2\npress A\npress P1\npress A\n"
+                           "press B\npress A\npress A\npress B\npress A\npress A\npress P3\npress A\npress A\n"
+                           "press B\npress B\npress A\npress B\npress A\npress B\npress B\npress A\npress A\n"
+                           "press P2\npress A\npress A\nhold A 1600\npress B\npress B\npress A\npress B\n"
+                           "press B\npress A\n" + "press B\n" * 6 + "press A\npress B\npress A\npress P2\npress A\n"
+                           "press A\nhold A 1600\npress B\npress B\npress B\npress A\n"),
+    "coop solo": ("coop", 1, "press A\nhold A 1600\npress B\npress B\npress A\n"),
+    "paper-world from the menu": (None, 0, "press B\n" * 6 + "press A\npress P1\npress P2\npress P3\npress A\n"
+                                  "wait 2500\npress B\npress A\npress B\npress A\npress A\npress B\npress B\n"
+                                  "press A\nhold A 1600\npress B\npress B\npress A\npress A\npress B\npress B\n"
+                                  "press B\npress A\npress A\npress A\npress A\npress P3\npress A\npress A\n"
+                                  "press A\npress A\npress A\npress A\npress A\npress A\npress A\npress A\n"),
+}
+
+
+def traced_states():
+    """Every state of every script above, as the simulator prints them (with --frames)."""
+    import json
+
+    from layerlight_tools import firmware_files, simcore
+    files = firmware_files.device_files(None, None)
+    states = []
+    for game, players, script in TRACE_SCRIPTS.values():
+        dev = simcore.make_device(files, 16, 16, 1, game, players, lambda line: None)
+        sim = simcore.Simulator(dev, frames=True)
+        sim.run(script.split("\n"), lambda line: states.append(json.loads(line)))
+    return states
+
+
+def trace_words(states):
+    """The names a reader of a trace meets: every key (nested ones too, not the data's own:
+    colour names, card ids), every phase of every mode, every sound."""
+    keys, phases, sounds = set(), set(), set()
+
+    def walk(value, key):
+        if isinstance(value, dict) and key not in ("colours", "barred"):
+            for k, v in value.items():
+                keys.add(k)
+                walk(v, k)
+        elif isinstance(value, list) and key != "frame":
+            for v in value:
+                walk(v, key)
+
+    for s in states:
+        walk(s, None)
+        phases.add((s["game"], s["phase"]))
+        sounds.update(s["sound"])
+    return keys, phases, sounds
+
+
+def undocumented(states, page_text):
+    keys, phases, sounds = trace_words(states)
+    named = set(re.findall(r"`([^`\s]+)`", page_text))
+    return sorted(["key " + k for k in keys - named] + ["phase %s of %s" % (p, g) for g, p in phases if p not in named]
+                  + ["sound " + s for s in sounds - named])
+
+
+def test_every_key_phase_and_sound_of_a_trace_is_on_the_trace_page():
+    states = traced_states()
+    keys, phases, sounds = trace_words(states)
+    # the scripts reach what they are meant to: every mode's phases, to its final
+    games = {g for g, _ in phases}
+    assert games >= {"menu", "settings", "history", "layers", "layers-plus", "time-attack", "time-attack-plus",
+                     "otlo", "coop", "paper-world"}
+    for g in ("layers", "layers-plus", "otlo", "coop", "paper-world"):
+        assert (g, "final") in phases and (g, "pause") in phases, g
+    for g, p in (("layers", "join"), ("layers", "first_player"), ("layers", "round_tile"), ("layers", "steal"),
+                 ("time-attack", "result"), ("otlo", "claim"), ("otlo", "scores"), ("coop", "loop_for"),
+                 ("coop", "scores"), ("paper-world", "first_player"), ("paper-world", "claim"),
+                 ("paper-world", "final_entry"), ("paper-world", "scores")):
+        assert (g, p) in phases, (g, p)
+    assert {"frame", "breakdown", "loops", "objectives", "entry", "what", "none", "tie_break"} <= keys
+    assert undocumented(states, (REPO / "docs" / "trace.md").read_text(encoding="utf-8")) == []
+
+
+def test_the_trace_check_catches_a_key_a_phase_and_a_sound_the_page_leaves_out():
+    states = [{"t": 0, "game": "coop", "phase": "loop_o", "sound": ["tick", "clap"],
+               "entry": {"what": "o", "value": 1}, "colours": {"blue": 1}, "frame": ["000000"]}]
+    page = "`t` `game` `phase` `sound` `tick` `entry` `what` `colours` `frame`"
+    assert undocumented(states, page) == ["key value", "phase loop_o of coop", "sound clap"]
