@@ -264,14 +264,15 @@ BACKTICKED = re.compile(r"`([^`\s]+)`")
 
 def repo_files():
     """Every text file of the working tree (not the set-up's folders)."""
+    import os
     out = []
-    for path in sorted(REPO.rglob("*")):
-        rel = path.relative_to(REPO)
-        if any(part in SKIP_DIRS for part in rel.parts[:-1]) or not path.is_file():
-            continue
-        if path.suffix in TEXT or path.name in ("Makefile", ".gitignore"):
-            out.append(path)
-    return out
+    for top, dirs, names in os.walk(REPO):
+        dirs[:] = [d for d in dirs if d not in SKIP_DIRS]  # never walked into (.venv, node_modules...)
+        for name in names:
+            path = Path(top) / name
+            if path.suffix in TEXT or name in ("Makefile", ".gitignore"):
+                out.append(path)
+    return sorted(out)
 
 
 def python_notes(text):
