@@ -1,4 +1,4 @@
-"""CO.OP score keeper (issue 11; games.md "CO.OP score keeper").
+"""CO.OP score keeper (issue 11; docs/coop.md).
 
 Games are played through the headless simulator in-process (tests/scenario_lib.Player
 records the script); the run_both tests replay the same script on the real

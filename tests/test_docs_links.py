@@ -1,7 +1,8 @@
 """The documents stay true: every relative link in README.md, docs/ and hardware/ reaches
 a file (and the heading it names), every `layerlight` sub-command and option shown in
-a code block is one that `layerlight ... --help` lists, and every benchmark entry and
-test file the pages name exists."""
+a code block is one that `layerlight ... --help` lists, every benchmark entry and
+test file the pages name exists, nothing sends the reader outside the repository, and
+every trace key the simulator prints is on docs/trace.md."""
 
 import argparse
 import re
@@ -239,6 +240,231 @@ def test_every_benchmark_entry_and_test_file_the_pages_name_exists():
 
 
 @pytest.mark.parametrize("page", ["layers", "otlo", "coop", "paper-world", "simulators", "decks", "otlo-tiles",
-                                  "pico", "play-log", "colours", "development", "device"])
+                                  "pico", "play-log", "colours", "development", "device", "trace", "formats"])
 def test_the_readme_links_every_page(page):
     assert "(docs/%s.md" % page in (REPO / "README.md").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- nothing outside the repository
+
+# A person who cloned the repository has nothing beside it: the workshop's contracts and
+# rulebooks (a `shared` folder next to the clone) must not be where a page, a comment or a
+# help text sends them. The names are put together here so this file does not name them.
+WORKSHOP = "shared"
+OUTSIDE_NAMES = re.compile(
+    r"%s/(?:spec|seeds)\b|%s/STYLE\b|(?<![\w/.-])(?:games|simulator|layer-sets|STYLE)\.md\b"
+    r"|(?<![\w/.-])seeds/[\w-]+\.txt\b" % (WORKSHOP, WORKSHOP))
+GAMES_MD = "games" + ".md"  # the workshop's rules of the games
+BESIDE = re.compile(r"\.\./%s\b" % WORKSHOP)  # the folder beside the clone itself
+SKIP_DIRS = {".git", ".venv", "node_modules", "build", "dist", "test-artifacts", "__pycache__", ".pytest_cache"}
+TEXT = {".py", ".md", ".mjs", ".js", ".txt", ".toml", ".json", ".csv", ".scad", ".yml", ".yaml", ".cfg",
+        ".patch", ".svg", ".html", ".css", ".sh"}
+BACKTICKED = re.compile(r"`([^`\s]+)`")
+
+
+def repo_files():
+    """Every text file of the working tree (not the set-up's folders)."""
+    import os
+    out = []
+    for top, dirs, names in os.walk(REPO):
+        dirs[:] = [d for d in dirs if d not in SKIP_DIRS]  # never walked into (.venv, node_modules...)
+        for name in names:
+            path = Path(top) / name
+            if path.suffix in TEXT or name in ("Makefile", ".gitignore"):
+                out.append(path)
+    return sorted(out)
+
+
+def python_notes(text):
+    """A Python file's comments and docstrings (what a reader reads as prose), with line numbers."""
+    import io
+    import tokenize
+    notes = []
+    prev = tokenize.INDENT
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.COMMENT:
+                notes.append((tok.start[0], tok.string))
+            elif tok.type == tokenize.STRING and prev in (tokenize.INDENT, tokenize.NEWLINE, tokenize.NL,
+                                                          tokenize.DEDENT, tokenize.ENCODING):
+                notes.append((tok.start[0], tok.string))
+            if tok.type not in (tokenize.COMMENT, tokenize.NL):
+                prev = tok.type
+    except (tokenize.TokenError, SyntaxError):
+        notes = list(enumerate(text.split("\n"), 1))
+    return notes
+
+
+def outside_references(path, root=REPO):
+    """What a file says of places outside the repository, as 'file:line: what'.
+
+    Everywhere: the workshop's spec and rulebook files by name. In pages (markdown, and
+    everything under hardware/) and in Python comments and docstrings: the folder beside the
+    clone; in markdown, any link or backticked path that leads out of the repository."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    rel = path.relative_to(root)
+    bad = []
+    lines = text.split("\n")
+    for no, line in enumerate(lines, 1):
+        for m in OUTSIDE_NAMES.finditer(line):
+            bad.append("%s:%d: %s" % (rel, no, m.group(0)))
+    page = path.suffix == ".md" or rel.parts[0] == "hardware"
+    if page:
+        notes = list(enumerate(lines, 1))
+    elif path.suffix == ".py":
+        notes = python_notes(text)
+    else:
+        notes = []
+    for no, note in notes:
+        for m in BESIDE.finditer(note):
+            bad.append("%s:%d: %s" % (rel, no, m.group(0)))
+    if path.suffix == ".md":
+        for no, line in enumerate(lines, 1):
+            targets = [t for t in LINK.findall(line) if not re.match(r"^[a-z][a-z0-9+.-]*:", t)]
+            targets += [t for t in BACKTICKED.findall(line) if t.startswith("../")]
+            for target in targets:
+                dest = (path.parent / target.partition("#")[0]).resolve()
+                if not dest.is_relative_to(root.resolve()):
+                    bad.append("%s:%d: %s (outside the repository)" % (rel, no, target))
+    return bad
+
+
+def test_no_file_sends_the_reader_outside_the_repository():
+    files = repo_files()
+    assert len(files) > 200 and REPO / "README.md" in files and REPO / "firmware" / "layerlight" / "app.py" in files
+    bad = [b for path in files for b in outside_references(path)]
+    assert bad == []
+
+
+def test_the_outside_check_catches_every_way_out(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "hardware").mkdir()
+    (tmp_path / "firmware").mkdir()
+    ok = "[in](../README.md) `../firmware/x.py` [web](https://example.com/a/../b) `docs/trace.md`\n"
+    (tmp_path / "README.md").write_text("fine\n")
+    (tmp_path / "docs" / "a.md").write_text(
+        ok + ("The rules: `%s/spec/x.md`, %s.\n[rules](../../%s/seeds/coop-rules.txt)\n"
+              "see [up](../../elsewhere/x.md) and `../../elsewhere/y` and `../%s/rp2`\n"
+              % (WORKSHOP, GAMES_MD, WORKSHOP, WORKSHOP)))
+    (tmp_path / "hardware" / "b.scad").write_text("// the boot ROM in ../%s/rp2\n" % WORKSHOP)
+    (tmp_path / "firmware" / "c.py").write_text(
+        '"""State (%s "CO.OP")."""\n# rules: %s/spec/otlo.md\nROM = "../%s/rp2"  # a path the code uses\n'
+        'x = 1  # see docs/trace.md\n' % (GAMES_MD, WORKSHOP, WORKSHOP))
+    found = [b for p in sorted(tmp_path.rglob("*.*")) for b in outside_references(p, tmp_path)]
+    assert found == [
+        "docs/a.md:2: %s/spec" % WORKSHOP,
+        "docs/a.md:2: " + GAMES_MD,
+        "docs/a.md:3: %s/seeds" % WORKSHOP,
+        "docs/a.md:3: ../%s" % WORKSHOP,
+        "docs/a.md:4: ../%s" % WORKSHOP,
+        "docs/a.md:3: ../../%s/seeds/coop-rules.txt (outside the repository)" % WORKSHOP,
+        "docs/a.md:4: ../../elsewhere/x.md (outside the repository)",
+        "docs/a.md:4: ../../elsewhere/y (outside the repository)",
+        "firmware/c.py:1: " + GAMES_MD,
+        "firmware/c.py:2: %s/spec" % WORKSHOP,
+        "hardware/b.scad:1: ../%s" % WORKSHOP,
+    ]
+
+
+# ---------------------------------------------------------------- every trace key is documented
+
+# One short game of every mode, played by the headless simulator's own script interpreter,
+# reaching every phase a table meets (the pause menu, SCORES, the final); the menu's
+# scripts go into SETTINGS and HISTORY. (--game, --players, script)
+GIVE_UP = "press A\nhold B 700\npress A\n"  # a round nobody can make: reveal, give up, go on
+TRACE_SCRIPTS = {
+    "menu": (None, 0, "wait 100\npress B\nhold A B 3100\n"),
+    "settings": (None, 0, "press B\n" * 7 + "press A\npress B\npress A\n"),
+    "history": (None, 0, "press B\n" * 8 + "press A\npress B\n"),
+    "layers from the menu": (None, 0, "press A\npress P1\npress P2\npress P3\npress A\nwait 2000\npress A\n"
+                             "press B\npress A\npress P2\npress P1\npress P3\npress A\npress A\npress A\n"
+                             "wait 200\npress P1\npress P2\nhold A 1600\npress B\npress A\npress P2\npress A\n"
+                             + ("press A\n" + GIVE_UP) * 5),
+    "layers-plus": ("layers-plus", 2, "press A\npress P2\nhold A 1600\npress A\npress P1\npress A\npress B\n"
+                    "wait 300\npress A\n"
+                    + GIVE_UP * 5),
+    "time-attack": ("time-attack", 1, "press A\npress A\npress A\npress P2\npress B\nhold B 700\nwait 180000\n"),
+    "time-attack-plus": ("time-attack-plus", 1, "press A\npress P1\npress A\nwait 180000\n"),
+    "otlo": ("otlo", 2, "press A\npress P2\npress A\npress P1\npress B\npress A\npress B\nhold A 1600\n"
+             "press B\npress A\npress A\n" + "press P2\npress A\npress A\n" * 8),
+    "otlo solo": ("otlo", 1, "press A\npress A\npress B\nwait 1000\n" + "press A\n" * 12),
+    "coop from the menu": (None, 0, "press B\n" * 5 + "press A\npress P1\npress P2\npress A\npress P1\npress A\n"
+                           "press B\npress A\npress A\npress B\npress A\npress A\npress P3\npress A\npress A\n"
+                           "press B\npress B\npress A\npress B\npress A\npress B\npress B\npress A\npress A\n"
+                           "press P2\npress A\npress A\nhold A 1600\npress B\npress B\npress A\npress B\n"
+                           "press B\npress A\n" + "press B\n" * 6 + "press A\npress B\npress A\npress P2\npress A\n"
+                           "press A\nhold A 1600\npress B\npress B\npress B\npress A\n"),
+    "coop solo": ("coop", 1, "press A\nhold A 1600\npress B\npress B\npress A\n"),
+    "paper-world from the menu": (None, 0, "press B\n" * 6 + "press A\npress P1\npress P2\npress P3\npress A\n"
+                                  "wait 2500\npress B\npress A\npress B\npress A\npress A\npress B\npress B\n"
+                                  "press A\nhold A 1600\npress B\npress B\npress A\npress A\npress B\npress B\n"
+                                  "press B\npress A\npress A\npress A\npress A\npress P3\npress A\npress A\n"
+                                  "press A\npress A\npress A\npress A\npress A\npress A\npress A\npress A\n"),
+}
+
+
+def traced_states():
+    """Every state of every script above, as the simulator prints them (with --frames)."""
+    import json
+
+    from layerlight_tools import firmware_files, simcore
+    files = firmware_files.device_files(None, None)
+    states = []
+    for game, players, script in TRACE_SCRIPTS.values():
+        dev = simcore.make_device(files, 16, 16, 1, game, players, lambda line: None)
+        sim = simcore.Simulator(dev, frames=True)
+        sim.run(script.split("\n"), lambda line: states.append(json.loads(line)))
+    return states
+
+
+def trace_words(states):
+    """The names a reader of a trace meets: every key (nested ones too, not the data's own:
+    colour names, card ids), every phase of every mode, every sound."""
+    keys, phases, sounds = set(), set(), set()
+
+    def walk(value, key):
+        if isinstance(value, dict) and key not in ("colours", "barred"):
+            for k, v in value.items():
+                keys.add(k)
+                walk(v, k)
+        elif isinstance(value, list) and key != "frame":
+            for v in value:
+                walk(v, key)
+
+    for s in states:
+        walk(s, None)
+        phases.add((s["game"], s["phase"]))
+        sounds.update(s["sound"])
+    return keys, phases, sounds
+
+
+def undocumented(states, page_text):
+    keys, phases, sounds = trace_words(states)
+    named = set(re.findall(r"`([^`\s]+)`", page_text))
+    return sorted(["key " + k for k in keys - named] + ["phase %s of %s" % (p, g) for g, p in phases if p not in named]
+                  + ["sound " + s for s in sounds - named])
+
+
+def test_every_key_phase_and_sound_of_a_trace_is_on_the_trace_page():
+    states = traced_states()
+    keys, phases, sounds = trace_words(states)
+    # the scripts reach what they are meant to: every mode's phases, to its final
+    games = {g for g, _ in phases}
+    assert games >= {"menu", "settings", "history", "layers", "layers-plus", "time-attack", "time-attack-plus",
+                     "otlo", "coop", "paper-world"}
+    for g in ("layers", "layers-plus", "otlo", "coop", "paper-world"):
+        assert (g, "final") in phases and (g, "pause") in phases, g
+    for g, p in (("layers", "join"), ("layers", "first_player"), ("layers", "round_tile"), ("layers", "steal"),
+                 ("time-attack", "result"), ("otlo", "claim"), ("otlo", "scores"), ("coop", "loop_for"),
+                 ("coop", "scores"), ("paper-world", "first_player"), ("paper-world", "claim"),
+                 ("paper-world", "final_entry"), ("paper-world", "scores")):
+        assert (g, p) in phases, (g, p)
+    assert {"frame", "breakdown", "loops", "objectives", "entry", "what", "none", "tie_break"} <= keys
+    assert undocumented(states, (REPO / "docs" / "trace.md").read_text(encoding="utf-8")) == []
+
+
+def test_the_trace_check_catches_a_key_a_phase_and_a_sound_the_page_leaves_out():
+    states = [{"t": 0, "game": "coop", "phase": "loop_o", "sound": ["tick", "clap"],
+               "entry": {"what": "o", "value": 1}, "colours": {"blue": 1}, "frame": ["000000"]}]
+    page = "`t` `game` `phase` `sound` `tick` `entry` `what` `colours` `frame`"
+    assert undocumented(states, page) == ["key value", "phase loop_o of coop", "sound clap"]

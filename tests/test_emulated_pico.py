@@ -1,6 +1,6 @@
 """The firmware on the rp2 port, on an emulated RP2040 (rp2040js).
 
-Two ways onto the chip. The stock MicroPython UF2 (../shared/rp2, or
+Two ways onto the chip. The stock MicroPython UF2 (beside the repository, or
 LAYERLIGHT_UF2), with the firmware flashed by `layerlight flash` over a pty as a
 person flashes a Pico: a flash from nothing and an unchanged re-flash. The
 Layerlight UF2 (`make uf2`, the firmware frozen in; tests/uf2_fixture.py): every
@@ -10,8 +10,8 @@ simulator after every script line (the state, and the frame byte for byte as
 the wire carries it); contact bounce; power cuts during a save and while a game
 is logged.
 
-The boot ROM comes from ../shared/rp2 (or LAYERLIGHT_BOOTROM). Where ../shared/rp2
-and ../shared/micropython exist these tests must run: a missing file there is a
+The boot ROM comes from beside the repository (or LAYERLIGHT_BOOTROM). Where it
+and MicroPython's source exist these tests must run: a missing file there is a
 failure, not a skip.
 """
 

@@ -211,7 +211,7 @@ def test_race_screen_shows_the_mission_pattern_on_every_size(size):
 
 
 def test_a_level_whose_missions_ran_out_is_no_longer_offered(tmp_path):
-    """games.md: B cycles only levels with missions left; a used-up deck comes back reshuffled."""
+    """docs/layers.md: B cycles only levels with missions left; a used-up deck comes back reshuffled."""
     from layerlight_tools.layers import cards, sets
     from layerlight_tools.firmware_files import DEFAULT_SET
     small = tmp_path / "small.deck"

@@ -1,4 +1,4 @@
-"""OTLO Stones on the device (issue 13; games.md "OTLO Stones").
+"""OTLO Stones on the device (issue 13; docs/otlo.md).
 
 Games are played through the headless simulator in-process (scenario_lib.Player
 records the script); the run_both tests replay the same script on the real
@@ -371,7 +371,7 @@ def test_no_screen_of_a_whole_game_allocates_on_micropython():
 
 
 def test_the_pause_menus_scores_show_each_seats_stars_and_go_back():
-    """SCORES in the pause menu (games.md: as in every mode): the stars facing each seat, then
+    """SCORES in the pause menu (docs/device.md: as in every mode): the stars facing each seat, then
     back to where the table was (play, or a claim in progress); solo just goes back."""
     p = start(3)
     p.do("press P2")

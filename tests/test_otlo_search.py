@@ -1,4 +1,4 @@
-"""The OTLO challenge search against a plain brute force, and the rules' edge cases (shared/spec/otlo.md)."""
+"""The OTLO challenge search against a plain brute force, and the rules' edge cases (docs/formats.md)."""
 
 import itertools
 

@@ -1,4 +1,4 @@
-"""Paper World helper (issue 12; games.md "Paper World helper").
+"""Paper World helper (issue 12; docs/paper-world.md).
 
 Games are played through the headless simulator in-process (scenario_lib.Player records
 the script); the run_both tests replay the same script on the real MicroPython and compare

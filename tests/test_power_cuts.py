@@ -64,7 +64,7 @@ def count_writes(script, game="layers", players=2):
 # --- what the table entered, from the script ------------------------------------------------
 
 def racing(s):
-    """A Layers or Layers+ race runs: its presses are saved when it ends (device.md), so until
+    """A Layers or Layers+ race runs: its presses are saved when it ends (docs/device.md), so until
     then what the table has entered is the reveal."""
     return s.get("phase") == "race"
 

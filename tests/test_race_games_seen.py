@@ -71,7 +71,7 @@ def test_touching_things_are_told_apart_on_the_leds(make, size):
     """Every frame of a whole game: touching LEDs of different colours at least MIN_TOUCHING apart as
     the eye sees them, or a dark gutter between them.
 
-    One exception, by the spec's layout: at 8x8 and 32x32 the pattern fills all but the 1-pixel
+    One exception, by the layout (docs/device.md): at 8x8 and 32x32 the pattern fills all but the 1-pixel
     frame (6 cells of 1 or 5 pixels), so the frame's seat marks (finish markers, the seat being
     verified) touch the pattern's outer cells, whose colours come from the deck. There the seat's
     mark is told by where it is (its own edge, the frame) rather than by its colour; 16x16 has its

@@ -1,4 +1,4 @@
-"""No flash write while players race (device.md, "Sessions survive"): a save stops
+"""No flash write while players race (docs/device.md, "Power cuts"): a save stops
 the whole chip, so a Layers or Layers+ race is saved at its reveal and at its end,
 never in between, and OTLO's play is saved only when a claim is called or settled.
 A power cut at any write of a race, or between them, loses at most that race's

@@ -14,7 +14,7 @@ table's own files onto a board running the UF2. Its flash image holds the firmwa
 the decks (ROMFS) and those settings, as a table's Pico would after one flash.
 
 The UF2 comes from `make uf2` (run here: it does nothing when it is up to date; `make
-test` built it before). Where ../shared/micropython and ../shared/rp2 exist these tests
+test` built it before). Where MicroPython's source and the boot ROM are at hand these tests
 must run: a missing tarball, boot ROM or a failed build is a failure, not a skip.
 """
 

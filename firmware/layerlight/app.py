@@ -379,7 +379,7 @@ class Device:
                     self.game.show_scores(self.game_time())
 
     def state(self):
-        """The trace keys of the simulator spec (trace.py: only the simulator asks)."""
+        """The trace keys of docs/trace.md (trace.py: only the simulator asks)."""
         from layerlight.trace import device_state
         return device_state(self)
 

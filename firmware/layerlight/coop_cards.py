@@ -1,5 +1,5 @@
-# CO.OP's six colours and the box's player cards (games.md, "CO.OP score
-# keeper"): the one list of colour names, shared by the config check (at
+# CO.OP's six colours and the box's player cards (docs/coop.md,
+# its player cards): the one list of colour names, shared by the config check (at
 # boot, config.cards_problem) and the CO.OP mode, which each load it when
 # they run.
 

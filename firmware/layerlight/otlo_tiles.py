@@ -1,6 +1,6 @@
 # OTLO Stones tiles: how a tile side looks when it is turned, and what shows
 # in each cell of a challenge when tiles are laid in two layers
-# (shared/spec/otlo.md). The one copy of this geometry: the card tools on the
+# (docs/formats.md). The one copy of this geometry: the card tools on the
 # PC import it, and the device uses it for the "hold B to see a solution"
 # animation.
 #

@@ -1,4 +1,4 @@
-# The device's state as the headless simulator traces it (shared/spec/simulator.md).
+# The device's state as the headless simulator traces it (docs/trace.md).
 # Only the simulator and the tests ask for it: on a device this module is never
 # loaded, and its bytecode stays out of the heap.
 

@@ -257,7 +257,7 @@ def register(sub):
     c = sub.add_parser("cards", help="mission decks: build, check, export, render, show").add_subparsers(
         dest="cards_command", required=True)
     b = c.add_parser("build", help="build a deck from a layer-set file (every stacking of 1-5 layers)")
-    b.add_argument("set", help="layer-set or OTLO tile-set TOML file (shared/spec/layer-sets.md, otlo.md)")
+    b.add_argument("set", help="layer-set or OTLO tile-set TOML file (docs/formats.md, docs/otlo-tiles.md)")
     b.add_argument("-o", "--output", required=True, help="deck file to write")
     b.add_argument("--per-level", type=int, help="missions per level (default 60; OTLO: challenges per star level, 24)")
     b.add_argument("--max-level", type=int, default=5, help="deepest level, 2-5 (default 5)")
@@ -268,7 +268,7 @@ def register(sub):
     k.set_defaults(func=cmd_cards_check)
     e = c.add_parser("export", help="the deck as JSON with every solution")
     e.add_argument("deck")
-    e.add_argument("--json", action="store_true", help="JSON as in shared/spec/layer-sets.md")
+    e.add_argument("--json", action="store_true", help="JSON as in docs/formats.md")
     e.add_argument("-o", "--output", help="file to write (default: standard output)")
     e.set_defaults(func=cmd_cards_export)
     r = c.add_parser("render", help="printable mission cards and layers (PDF and/or PNG pages)")

@@ -58,7 +58,7 @@ def cmd_solve(args):
 
 
 def cmd_solve_otlo(args):
-    """Every solution of an OTLO challenge under shared/spec/otlo.md's rules."""
+    """Every solution of an OTLO challenge under the rules of docs/formats.md."""
     from layerlight_tools.otlo import search as otlo_search, sets as otlo_sets, show as otlo_show
     if args.level is not None:
         raise UserError("--level is for Layers sets: an OTLO solution has as many tiles as it needs")

@@ -1,5 +1,5 @@
 # The simulated device: virtual clock, buttons, matrix, buzzer and storage,
-# and the script interpreter of the headless simulator (shared/spec/simulator.md).
+# and the script interpreter of the headless simulator (docs/trace.md).
 #
 # This file is written in the Python that MicroPython also runs: the tests
 # load it, with the firmware, into the real MicroPython (WebAssembly) and check

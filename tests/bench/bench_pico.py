@@ -1,5 +1,5 @@
 """The firmware on the rp2 port, on an emulated RP2040 (rp2040js, the stock MicroPython v1.23.0
-UF2 of ../shared/rp2): flash and boot times, every mode's busiest frames in emulated time, and
+UF2 kept beside the repository): flash and boot times, every mode's busiest frames in emulated time, and
 the heap as the Pico's own gc counts it. The same session of every mode is played on the
 Layerlight UF2 (`make uf2`: MicroPython v1.28.0, the firmware frozen in) and set beside it:
 peak heap, free heap at the menu and the busiest first drawing, frozen against .mpy.

@@ -1,5 +1,5 @@
 # The RP2040's (and RP2350's) own hardware for the two jobs where timing
-# matters, so that neither waits on the CPU (device.md, "Sessions survive"):
+# matters, so that neither waits on the CPU (docs/device.md, "Power cuts"):
 #
 # - ButtonSampler: a PIO state machine reads the button pins once a millisecond
 #   and a DMA channel files each reading in a ring in RAM. A flash write, a

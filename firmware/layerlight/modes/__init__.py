@@ -7,7 +7,7 @@
 #   handle(ev, now)    one button event (layerlight.buttons)
 #   tick(now)          time passes (game time in ms: it stands still in the pause menu)
 #   draw(fb, now)      the current screen into the frame buffer
-#   state()            a dict of the trace keys (see the simulator spec)
+#   state()            a dict of the trace keys (see docs/trace.md)
 #   set_screen(fb)     the frame buffer it will draw into (layouts are made for it)
 #   snapshot()         what to save so the game can resume after a power cut
 #   resumed(now)       called once when a saved game runs again

@@ -1,4 +1,4 @@
-# CO.OP score keeper (games.md, "CO.OP score keeper"; seeds/coop-rules.txt),
+# CO.OP score keeper (docs/coop.md),
 # 1 to 4 players: the device is the game's scoring app.
 #
 # join -> cards (a player card each, dealt at random; a seat's own button

@@ -1,5 +1,5 @@
-# The score-keeper controls that CO.OP and Paper World share (games.md,
-# "Score keepers"): seats joining, whose turn it is, the action menu, count
+# The score-keeper controls that CO.OP and Paper World share (docs/coop.md,
+# docs/paper-world.md): seats joining, whose turn it is, the action menu, count
 # entry, choices, undo, and the tallies counting up on screen.
 #
 # A game is its set-up (seats, first player, what was dealt or drawn) plus the

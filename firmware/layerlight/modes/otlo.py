@@ -1,4 +1,4 @@
-# OTLO Stones (games.md "OTLO Stones"): the device deals the challenge piles,
+# OTLO Stones (docs/otlo.md): the device deals the challenge piles,
 # shows every top card, takes the "OTLO!" claims and keeps the stars.
 #
 # join -> levels -> handicap -> play <-> claim -> verify ... -> final (2-4 seats)

@@ -1,4 +1,4 @@
-# Paper World helper (games.md, "Paper World helper"; seeds/paper-world-rules.txt),
+# Paper World helper (docs/paper-world.md),
 # 2 to 4 players: the device keeps the turns, the objectives, the scissors,
 # the end of the game, and does the final scoring.
 #

@@ -272,8 +272,8 @@ class TableGame(MissionGame):
         self.finish_order.append(seat)
         self.sound.play("finish", now)
         self.pressed(seat, now)
-        # No save while the race runs (a flash write stops the chip; device.md,
-        # "Sessions survive"): the presses are saved once the race ends, and a
+        # No save while the race runs (a flash write stops the chip; docs/device.md,
+        # "Power cuts"): the presses are saved once the race ends, and a
         # power cut before that resumes the race from its reveal's save.
         if len(self.finish_order) == len(self.seats):
             self.end_race(now)

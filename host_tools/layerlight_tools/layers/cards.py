@@ -289,7 +289,7 @@ def rows_of(deck, grid):
 
 
 def export(path, progress=None):
-    """The deck as the JSON object of shared/spec/layer-sets.md, with every solution (solved again here)."""
+    """The deck as the JSON object of docs/formats.md, with every solution (solved again here)."""
     from layerlight_tools.layers.sets import rgb_hex
     d = open_deck(path)
     solver = Solver(d.layers)

@@ -1,4 +1,4 @@
-"""Reading layer-set files (TOML, see shared/spec/layer-sets.md) into firmware geometry.
+"""Reading layer-set files (TOML, see docs/formats.md) into firmware geometry.
 
 Every mistake is a SetError whose text is one line naming the file and the
 line (or the layer and the cell): `default.toml:12: layer moon back row 3 has

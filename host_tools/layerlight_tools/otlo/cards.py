@@ -325,7 +325,7 @@ def placement_json(deck, p):
 
 
 def export(path, progress=None):
-    """The deck as the JSON object of shared/spec/otlo.md; solutions solved again here."""
+    """The deck as the JSON object of docs/formats.md; solutions solved again here."""
     from layerlight_tools.layers.sets import rgb_hex
     d = open_deck(path)
     ds = DeckSet(d)

@@ -1,5 +1,5 @@
 """The OTLO challenge search: shapes the tiles cover, what patterns they show,
-and every solution of one pattern (rules: shared/spec/otlo.md).
+and every solution of one pattern (rules: docs/formats.md).
 
 Patterns are (w, h, bytes of w*h): otlo_tiles.OUTSIDE, TABLE or a colour
 index, row by row from the top-left. A solution is a list of placements

@@ -1,4 +1,4 @@
-"""Reading OTLO tile-set files (TOML, see shared/spec/otlo.md).
+"""Reading OTLO tile-set files (TOML, see docs/otlo-tiles.md).
 
 `load(path)` gives an OtloSet with exactly what otlo_deckpack.pack wants.
 Every mistake is an OtloSetError whose text is one line naming the file and

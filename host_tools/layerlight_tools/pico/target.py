@@ -21,7 +21,7 @@ BOOT_WATCH_S = 0.5          # wall s of the boot log `layerlight flash` shows af
 
 
 def shared_files():
-    """(uf2, bootrom) in ../shared/rp2 next to this repository, or None where absent."""
+    """(uf2, bootrom) in the rp2 folder kept beside this repository, or None where absent."""
     uf2 = os.path.join(SHARED_RP2, UF2_NAME)
     rom = os.path.join(SHARED_RP2, BOOTROM_NAME)
     return (uf2 if os.path.isfile(uf2) else None, rom if os.path.isfile(rom) else None)
