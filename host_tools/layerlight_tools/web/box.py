@@ -117,22 +117,23 @@ def model_of(kind, the_set):
                       for l in the_set.layers]}
 
 
-def file_name(name):
-    """The set file's name as the page gives it (only for messages and downloads)."""
+def file_name(name, toml=True):
+    """The set file's name as the page gives it (only for messages and downloads); toml: made
+    to end in .toml (the name the page saves under), else as uploaded."""
     name = os.path.basename(str(name or "")).strip()
     if not FILE_RE.match(name):
-        return "my-box.toml"
-    return name if name.endswith(".toml") else name + ".toml"
+        return "my-box.toml" if toml else "the file"
+    return name if name.endswith(".toml") or not toml else name + ".toml"
 
 
 def open_file(name, raw):
     """{"model"} of an uploaded set file, or {"error"}: the one line `cards build` would print."""
-    name = file_name(name)
+    name = file_name(name, toml=False)
     try:
         kind, the_set = cmd_cards.load_set(name, raw)
     except UserError as e:
         return {"error": str(e)}
-    return {"model": model_of(kind, the_set), "file": name}
+    return {"model": model_of(kind, the_set), "file": file_name(name)}
 
 
 def open_shipped(name):
@@ -222,6 +223,43 @@ def mirror_rows(rows, w, h, index, chars):
         return _rows(geometry.mirror(grid, w), w, h, chars)
     # a tile that is not square: each row read backwards, which is what otlo_tiles.mirrored_holes asks
     return [row[::-1] for row in rows]
+
+
+def _resize(rows, w, h):
+    return [((rows[y] if y < len(rows) else "") + "." * w)[:w] for y in range(h)]
+
+
+def resize(body):
+    """POST /box/resize {model, size} (Layers: N; OTLO: [w, h]): the model with its cards cut or
+    padded with holes at the right and bottom of the front; the back keeps matching it (its rows
+    mirrored, resized, mirrored back), so a resized card is still a card."""
+    model = check_model(body.get("model"))
+    size = body.get("size")
+    if model["kind"] == "otlo":
+        ok = isinstance(size, list) and len(size) == 2 and all(isinstance(v, int) and 1 <= v <= 4 for v in size)
+    else:
+        ok = isinstance(size, int) and not isinstance(size, bool) and 2 <= size <= 16
+    if not ok:
+        raise BadRequest("not a grid size")
+    w, h = (size[0], size[1]) if model["kind"] == "otlo" else (size, size)
+    index = {ch: i + 1 for i, (ch, _) in enumerate(model["colors"])}
+    chars = ["."] + [ch for ch, _ in model["colors"]]
+    for card in model["cards"]:
+        old = (len(card["front"][0]) if card["front"] else 0, len(card["front"]))
+        back = card["back"]
+        if old[0] == old[1] and all(len(r) == old[0] for r in back) and len(back) == old[0] and old[0] >= 1:
+            turned = _rows(geometry.mirror(_grid(back, index), old[0]), old[0], old[0], chars)
+        else:
+            turned = [r[::-1] for r in back]
+        turned = _resize(turned, w, h)
+        card["front"] = _resize(card["front"], w, h)
+        card["back"] = (_rows(geometry.mirror(_grid(turned, index), w), w, h, chars) if w == h
+                        else [r[::-1] for r in turned])
+    if model["kind"] == "otlo":
+        model["tile"] = [w, h]
+    else:
+        model["size"] = w
+    return {"model": model}
 
 
 def views(model):
@@ -378,16 +416,16 @@ class Builds:
         per_level = body.get("per_level")
         if per_level is not None and (not isinstance(per_level, int) or isinstance(per_level, bool)):
             return 400, {"error": "missions per level must be a whole number", "where": {"part": "build"}}
-        try:
-            kind, the_set = cmd_cards.load_set(name, text.encode())
-            per_level = cmd_cards.build_options(kind, per_level, 5)
-        except UserError as e:
-            return 400, {"error": str(e), "where": where(str(e), model)}
         matrix = body.get("matrix")
         if isinstance(matrix, list) and len(matrix) == 2 and all(isinstance(v, int) for v in matrix):
             bad = matrix_error(model, matrix[0], matrix[1])
             if bad:
                 return 400, {"error": "%s: %s" % (name, bad), "where": {"part": "size"}}
+        try:
+            kind, the_set = cmd_cards.load_set(name, text.encode())
+            per_level = cmd_cards.build_options(kind, per_level, 5)
+        except UserError as e:
+            return 400, {"error": str(e), "where": where(str(e), model)}
         with self.lock:
             if self.state["state"] == "running":
                 return 409, {"error": BUSY, "where": {"part": "build"}}

@@ -279,6 +279,8 @@ class Handler(BaseHTTPRequestHandler):
                 self._json(HTTPStatus.OK, box.check(body))
             elif path == "/box/stack":
                 self._json(HTTPStatus.OK, box.stack(body))
+            elif path == "/box/resize":
+                self._json(HTTPStatus.OK, box.resize(body))
             elif path == "/box/build":
                 status, answer = self.site.builds.start(body)
                 self._json(status, answer)

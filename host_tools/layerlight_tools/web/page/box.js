@@ -68,12 +68,6 @@ function newModel(kind, sizeText) {
     cards: [1, 2].map((k) => ({ id: "layer" + k, front: blankRows(n, n), back: blankRows(n, n) })) };
 }
 
-function resizeRows(rows, w, h) {
-  const out = [];
-  for (let y = 0; y < h; y++) out.push(((rows[y] || "") + ".".repeat(w)).slice(0, w));
-  return out;
-}
-
 function charOf(index) {
   return index === 0 ? "." : box.model.colors[index - 1][0];
 }
@@ -257,7 +251,7 @@ function drawOrientations(k, view) {
   strip.textContent = "";
   if (!view) return;
   const [w, h] = dims();
-  const px = Math.max(4, Math.min(9, Math.floor(54 / Math.max(w, h))));
+  const px = Math.max(3, Math.min(9, Math.floor(42 / Math.max(w, h))));
   view.orientations.forEach((rows, o) => {
     const fig = document.createElement("figure");
     fig.dataset.o = o;
@@ -349,6 +343,7 @@ function renderCards() {
     head.addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", String(k)));
     const id = document.createElement("input");
     id.className = "card-id";
+    id.type = "text";
     id.value = card.id;
     id.spellcheck = false;
     id.addEventListener("input", () => {
@@ -596,6 +591,7 @@ async function openShipped() {
 }
 
 async function upload(file) {
+  say("upload-msg", "");
   const bytes = new Uint8Array(await file.arrayBuffer());
   const { data } = await post("/box/open?name=" + encodeURIComponent(file.name), bytes, true);
   $("box-upload").value = "";
@@ -732,17 +728,19 @@ function wire() {
     box.file = $("box-file").value.trim() || "my-box.toml";
     changed(false);
   });
-  $("box-size").addEventListener("change", () => {
+  // a new grid size: the server cuts or pads the cards (the back keeps matching the front)
+  $("box-size").addEventListener("change", async () => {
     const v = $("box-size").value;
-    const m = box.model;
-    if (m.kind === "otlo") m.tile = v.split("x").map(Number);
-    else m.size = Number(v);
-    const [w, h] = dims();
-    for (const c of m.cards) {
-      c.front = resizeRows(c.front, w, h);
-      c.back = resizeRows(c.back, w, h);
+    const size = box.model.kind === "otlo" ? v.split("x").map(Number) : Number(v);
+    box.pendingCheck = true;
+    const { data } = await post("/box/resize", { model: box.model, size });
+    if (data.error) {
+      say("size-msg", data.error);
+      box.pendingCheck = false;
+      return;
     }
-    box.stack = m.kind === "otlo" ? box.stack.map((s) => ({ ...s, x: 0, y: 0 })) : box.stack;
+    box.model = data.model;
+    if (box.model.kind === "otlo") box.stack = box.stack.map((s) => ({ ...s, x: 0, y: 0 }));
     changed();
   });
   $("box-background").addEventListener("input", () => {
