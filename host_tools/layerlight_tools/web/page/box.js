@@ -243,7 +243,7 @@ function drawLeds(canvas, rows, px = 14) {
   }
 }
 
-const ORIENT_LABELS = ["front", "front 90°", "front 180°", "front 270°", "back", "back 90°", "back 180°", "back 270°"];
+const ORIENT_LABELS = ["front", "90°", "180°", "270°", "back", "90°", "180°", "270°"];
 
 function drawOrientations(k, view) {
   const strip = document.querySelector(`.card[data-card="${k}"] .orient`);
@@ -251,10 +251,11 @@ function drawOrientations(k, view) {
   strip.textContent = "";
   if (!view) return;
   const [w, h] = dims();
-  const px = Math.max(3, Math.min(9, Math.floor(42 / Math.max(w, h))));
+  const px = Math.max(3, Math.min(12, Math.floor(42 / Math.max(w, h))));
   view.orientations.forEach((rows, o) => {
     const fig = document.createElement("figure");
     fig.dataset.o = o;
+    fig.title = `${o < 4 ? "front" : "back"} up, turned ${(o & 3) * 90}° clockwise`;
     const cv = document.createElement("canvas");
     cv.className = "leds";
     drawLeds(cv, rows, px);
@@ -332,7 +333,7 @@ function renderCards() {
   const host = $("cards");
   host.textContent = "";
   const [w, h] = dims();
-  const cellPx = Math.max(12, Math.min(30, Math.floor(170 / Math.max(w, h))));
+  const cellPx = Math.max(12, Math.min(36, Math.floor(170 / Math.max(w, h))));
   box.model.cards.forEach((card, k) => {
     const el = document.createElement("article");
     el.className = "card";
