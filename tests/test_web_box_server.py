@@ -185,3 +185,16 @@ def test_front_to_back_is_the_card_turned_over():
     for card, view in zip(model["cards"], box.views(model)):
         front = box._grid(card["front"], index)
         assert otlo_tiles.mirrored_holes(front, box._grid(view["mirrored"], index), 3, 2)
+
+
+def test_tiles_stack_on_the_board_as_otlo_tiles_lays_them():
+    model = shipped("otlo.toml")
+    # t1 at the bottom left, t2 on top of it turned a quarter, back up
+    got = box.stack({"model": model, "stack": [[0, 0, 0, 0, 0, 0], [1, 1, 1, 1, 0, 0]]})
+    tile_set = otlo_sets.load(os.path.join(SETS, "otlo.toml"))
+    out = bytearray(36)
+    otlo_tiles.compose(tile_set.tiles, [(0, 0, 0, 0, 0, 0), (1, 1, 1, 1, 0, 0)], 6, 6, out, 2, 2)
+    assert got["cells"] == list(out)
+    # a tile off the board is one line
+    got = box.stack({"model": model, "stack": [[0, 0, 0, 0, 5, 0]]})
+    assert got["error"] == "tile t1 at column 6, row 1 runs off the 6 x 6 board"

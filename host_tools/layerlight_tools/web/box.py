@@ -186,7 +186,7 @@ def where(message, model):
             if p.group(3):
                 out["col"] = int(p.group(3))
         return out
-    if "colo" in text.split(" ", 2)[0] + text[:12] or "[colors]" in text or "colours;" in text:
+    if text.startswith("colour") or "[colors]" in text or "colours;" in text:
         return {"part": "colours"}
     return {"part": "set"}
 
