@@ -288,6 +288,8 @@ class Handler(BaseHTTPRequestHandler):
                 self._json(HTTPStatus.NOT_FOUND, {"error": "no such thing: %s" % path})
         except box.BadRequest as e:
             self._json(HTTPStatus.BAD_REQUEST, {"error": str(e)})
+        except Exception as e:  # a bug here, not the person's set: one line for the page, not a dropped connection
+            self._json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": "%s: %s: %s" % (path, type(e).__name__, e)})
 
     def _json(self, status, data):
         body = json.dumps(data).encode()

@@ -135,7 +135,7 @@ function matrix() {
 function scheduleCheck() {
   clearTimeout(box.checkTimer);
   box.pendingCheck = true;
-  box.checkTimer = setTimeout(check, CHECK_MS);
+  box.checkTimer = setTimeout(() => check().catch(lost), CHECK_MS);
 }
 
 async function check() {
@@ -146,6 +146,13 @@ async function check() {
   box.pendingCheck = false;
   showCheck();
   await drawStack();
+}
+
+// The server went away (the command stopped): say so where the set's messages go; the set is kept.
+function lost(e) {
+  box.pendingCheck = false;
+  box.stackPending = false;
+  say("set-msg", "the page's server does not answer (is `layerlight sim --web` still running?): " + (e.message || e));
 }
 
 // true when the last change has been checked and drawn (tests wait for it)
@@ -353,7 +360,7 @@ function renderCards() {
     });
     head.append(id);
     for (const [cls, text, title, fn] of [
-      ["card-mirror", "front → back", "copy the front to the back, left and right swapped (the card turned over)", () => mirrorCard(k)],
+      ["card-mirror", "front → back", "copy the front to the back, left and right swapped (the card turned over)", () => mirrorCard(k).catch(lost)],
       ["card-clear", "clear", "make every cell of both sides a hole", () => clearCard(k)],
       ["card-stack", "stack", "put this card on top of the stack", () => addToStack(k)],
       ["card-remove", "×", "remove this card", () => removeCard(k)],
@@ -558,8 +565,12 @@ async function drawStack() {
   box.stackPending = true;
   const otlo = box.model.kind === "otlo";
   const stack = box.stack.map((s) => (otlo ? [s.card, s.layer, s.side, s.rot, s.x, s.y] : [s.card, s.o]));
-  const { data } = await post("/box/stack", { model: box.model, stack });
-  box.stackPending = false;
+  let data;
+  try {
+    ({ data } = await post("/box/stack", { model: box.model, stack }));
+  } finally {
+    box.stackPending = false;
+  }
   if (data.error) {
     say("stack-msg", data.error);
     return;
@@ -730,7 +741,8 @@ function wire() {
     changed(false);
   });
   // a new grid size: the server cuts or pads the cards (the back keeps matching the front)
-  $("box-size").addEventListener("change", async () => {
+  $("box-size").addEventListener("change", () => resize().catch(lost));
+  async function resize() {
     const v = $("box-size").value;
     const size = box.model.kind === "otlo" ? v.split("x").map(Number) : Number(v);
     box.pendingCheck = true;
@@ -743,7 +755,7 @@ function wire() {
     box.model = data.model;
     if (box.model.kind === "otlo") box.stack = box.stack.map((s) => ({ ...s, x: 0, y: 0 }));
     changed();
-  });
+  }
   $("box-background").addEventListener("input", () => {
     if (box.model.kind === "otlo") box.model.table = $("box-background").value;
     else box.model.background = $("box-background").value;
