@@ -303,6 +303,27 @@ def test_a_grid_too_big_for_the_matrix(boxed):
     assert t["build"] == t["msg"] and not t["built"]
 
 
+def test_a_grid_too_big_for_the_matrix_is_the_line_sim_says(boxed, tmp_path):
+    """`layerlight sim --deck` of a 12x12 deck on the 8x8 matrix refuses it with the page's words."""
+    from layerlight_tools.layers import cards
+    n = 12
+    blank = ["." * n] * n
+    text = 'size = 12\n[colors]\nR = "#e03a3e"\n' + "".join(
+        '[[layers]]\nid = "l%d"\nfront = %s\nback = %s\n' % (k, json.dumps(["R" * (k + 1) + "." * (n - k - 1)] + blank[1:]),
+                                                          json.dumps(["." * (n - k - 1) + "R" * (k + 1)] + blank[1:]))
+        for k in range(2))
+    layer_set = sets.loads(text, "big.toml")
+    cards.write(layer_set, cards.build(layer_set, 4), str(tmp_path / "big.deck"))
+    r = subprocess.run([sys.executable, "-m", "layerlight_tools.cli", "sim", "--deck", "big.deck", "--size", "8x8",
+                        "--headless", "--script", "-"], cwd=tmp_path, input="", capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2
+    assert r.stderr.strip() == "layerlight: --deck big.deck: " + boxed["too_big"]["msg"].split(": ", 1)[1]
+    # on the 16x16 matrix it plays
+    r = subprocess.run([sys.executable, "-m", "layerlight_tools.cli", "sim", "--deck", "big.deck", "--size", "16x16",
+                        "--headless", "--script", "-"], cwd=tmp_path, input="", capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+
+
 def test_a_set_the_builder_refuses(boxed, tmp_path):
     msg = boxed["refused"]["msg"]
     assert msg == cli_message(str(tmp_path), "nine.toml", refused_set().encode())

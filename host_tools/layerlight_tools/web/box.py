@@ -305,19 +305,14 @@ def led_palette(model):
 
 
 def matrix_error(model, width, height):
-    """A set whose pattern cannot show on a width x height matrix: one line, else None. The race
-    screen (screens.Layout) gives each cell whole LEDs inside a 1-LED frame for the sand ring."""
+    """A set whose pattern cannot show on a width x height matrix: one line (cards.pattern_too_big,
+    as `sim --deck` says it), else None."""
     if model["kind"] != "layers":
         return None  # tiles are at most 4 x 4 and challenges 6 x 6: every matrix shows them
     dims = _dims(model)
     if dims is None:
         return None
-    n = dims[0]
-    room = min(width, height) - 2
-    if n > room:
-        return ("size %d: a %dx%d pattern is too big for the %dx%d matrix (at most %d cells a side leave the "
-                "sand ring its frame)" % (n, n, n, width, height, room))
-    return None
+    return cmd_cards.pattern_too_big(dims[0], width, height)
 
 
 def check(body):
