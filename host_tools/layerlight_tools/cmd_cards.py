@@ -36,37 +36,112 @@ def _is_otlo_deck(path):
     return otlo_cards.is_otlo_deck(path)
 
 
-def cmd_cards_build(args):
+def load_set(path, raw=None):
+    """(kind, set) of a set file of either kind: "layers" (a LayerSet) or "otlo" (an OtloSet), read
+    from `path`, or from its bytes `raw` when given (the web page's server); every mistake is
+    the one-line UserError `cards build` prints."""
+    from layerlight_tools.layers import sets
     from layerlight_tools.otlo import sets as otlo_sets
-    if otlo_sets.is_otlo(args.set):
-        return otlo_cmd_build(args)
-    from layerlight_tools import progress
-    from layerlight_tools.layers import cards, sets
+    if raw is None:
+        if otlo_sets.is_otlo(path):
+            loader, error, kind = otlo_sets.load, otlo_sets.OtloSetError, "otlo"
+        else:
+            loader, error, kind = sets.load, sets.SetError, "layers"
+        args = (path,)
+    else:
+        if otlo_sets.is_otlo_text(raw):
+            loader, error, kind = otlo_sets.loads, otlo_sets.OtloSetError, "otlo"
+        else:
+            loader, error, kind = sets.loads, sets.SetError, "layers"
+        args = (raw, path)
     try:
-        layer_set = sets.load(args.set)
-    except sets.SetError as e:
+        return kind, loader(*args)
+    except error as e:
         raise UserError(str(e))
-    if args.per_level is None:
-        args.per_level = 60
-    if args.per_level < 1 or args.per_level > 2000:
-        raise UserError("--per-level must be from 1 to 2000, not %d" % args.per_level)
-    if not 2 <= args.max_level <= 5:
-        raise UserError("--max-level must be from 2 to 5, not %d" % args.max_level)
-    t0 = time.monotonic()
+
+
+def build_options(kind, per_level, max_level):
+    """The missions (challenges) per level a build makes: per_level, or the kind's default; a value
+    out of range is the UserError `cards build` prints."""
+    if kind == "otlo":
+        from layerlight_tools.otlo import cards as otlo_cards
+        per_level = otlo_cards.PER_LEVEL if per_level is None else per_level
+        if not 1 <= per_level <= 200:
+            raise UserError("--per-level must be from 1 to 200, not %d" % per_level)
+        return per_level
+    if per_level is None:
+        per_level = 60
+    if per_level < 1 or per_level > 2000:
+        raise UserError("--per-level must be from 1 to 2000, not %d" % per_level)
+    if not 2 <= max_level <= 5:
+        raise UserError("--max-level must be from 2 to 5, not %d" % max_level)
+    return per_level
+
+
+def build_items(kind, the_set, per_level, max_level, progress, where):
+    """The missions (or OTLO challenges) of a deck, in deck order; progress(stage, done, total) as
+    it goes; a set the builder refuses is the UserError `where: why`."""
+    from layerlight_tools.layers import cards
+    from layerlight_tools.otlo import cards as otlo_cards
     try:
-        with progress.Bars(None if not args.quiet else False) as bars:
-            missions = cards.build(layer_set, args.per_level, args.max_level, bars)
-    except cards.BuildError as e:
-        raise UserError("%s: %s" % (args.set, e))
-    try:
-        size = cards.write(layer_set, missions, args.output)
-    except OSError as e:
-        raise UserError("%s: cannot write: %s" % (args.output, e.strerror or e))
+        if kind == "otlo":
+            return otlo_cards.build(the_set, per_level, progress)
+        return cards.build(the_set, per_level, max_level, progress)
+    except (cards.BuildError, otlo_cards.BuildError) as e:
+        raise UserError("%s: %s" % (where, e))
+
+
+def pack_deck(kind, the_set, items):
+    """The deck file's bytes."""
+    from layerlight_tools.layers import deckpack
+    from layerlight_tools.otlo import deckpack as otlo_deckpack
+    return (otlo_deckpack if kind == "otlo" else deckpack).pack(the_set, items)
+
+
+def level_counts(kind, items):
+    """{level or stars: how many} of a deck's missions or challenges."""
     counts = {}
-    for m in missions:
-        counts[m.level] = counts.get(m.level, 0) + 1
+    for m in items:
+        level = m.stars if kind == "otlo" else m.level
+        counts[level] = counts.get(level, 0) + 1
+    return counts
+
+
+def build_summary(kind, items):
+    """'240 missions (level 2: 60, ...)' or '72 challenges (1 star: 24, ...)'."""
+    counts = level_counts(kind, items)
+    if kind == "otlo":
+        levels = ", ".join("%d star%s: %d" % (k, "" if k == 1 else "s", v) for k, v in sorted(counts.items()))
+        return "%d challenges (%s)" % (len(items), levels)
     levels = ", ".join("level %d: %d" % kv for kv in sorted(counts.items())) or "no missions"
-    print("%s: %d missions (%s), %d bytes, %.1f s" % (args.output, len(missions), levels, size, time.monotonic() - t0))
+    return "%d missions (%s)" % (len(items), levels)
+
+
+def pattern_too_big(n, width, height):
+    """One line when an n x n mission pattern cannot show on a width x height matrix, else None:
+    the race screen (screens.Layout) gives each cell whole LEDs inside a 1-LED frame kept for
+    the sand ring. `sim --deck` and the web page's Your box say it."""
+    room = min(width, height) - 2
+    if n > room:
+        return ("size %d: a %dx%d pattern is too big for the %dx%d matrix (at most %d cells a side leave the "
+                "sand ring its frame)" % (n, n, n, width, height, room))
+    return None
+
+
+def cmd_cards_build(args):
+    from layerlight_tools import progress
+    kind, the_set = load_set(args.set)
+    per_level = build_options(kind, args.per_level, args.max_level)
+    t0 = time.monotonic()
+    with progress.Bars(None if not args.quiet else False) as bars:
+        items = build_items(kind, the_set, per_level, args.max_level, bars, args.set)
+    try:
+        data = pack_deck(kind, the_set, items)
+        with open(args.output, "wb") as f:
+            f.write(data)
+    except (OSError, ValueError) as e:
+        raise UserError("%s: cannot write: %s" % (args.output, getattr(e, "strerror", None) or e))
+    print("%s: %s, %d bytes, %.1f s" % (args.output, build_summary(kind, items), len(data), time.monotonic() - t0))
     return 0
 
 
@@ -193,35 +268,6 @@ def cmd_cards_show(args):
 def _otlo_open(path):
     from layerlight_tools.otlo import cards as otlo_cards
     return _guard(otlo_cards.open_deck, path)
-
-
-def otlo_cmd_build(args):
-    from layerlight_tools import progress
-    from layerlight_tools.otlo import cards as otlo_cards, sets as otlo_sets
-    try:
-        tile_set = otlo_sets.load(args.set)
-    except otlo_sets.OtloSetError as e:
-        raise UserError(str(e))
-    per_level = otlo_cards.PER_LEVEL if args.per_level is None else args.per_level
-    if not 1 <= per_level <= 200:
-        raise UserError("--per-level must be from 1 to 200, not %d" % per_level)
-    t0 = time.monotonic()
-    try:
-        with progress.Bars(None if not args.quiet else False) as bars:
-            challenges = otlo_cards.build(tile_set, per_level, bars)
-    except otlo_cards.BuildError as e:
-        raise UserError("%s: %s" % (args.set, e))
-    try:
-        size = otlo_cards.write(tile_set, challenges, args.output)
-    except (OSError, ValueError) as e:
-        raise UserError("%s: cannot write: %s" % (args.output, getattr(e, "strerror", None) or e))
-    counts = {}
-    for c in challenges:
-        counts[c.stars] = counts.get(c.stars, 0) + 1
-    levels = ", ".join("%d star%s: %d" % (k, "" if k == 1 else "s", v) for k, v in sorted(counts.items()))
-    print("%s: %d challenges (%s), %d bytes, %.1f s" % (args.output, len(challenges), levels, size,
-                                                        time.monotonic() - t0))
-    return 0
 
 
 def otlo_cmd_check(args):

@@ -24,7 +24,7 @@ def cmd_sim(args):
     width, height = parse_size(args.size)
     check_game(args)
     if args.deck is not None:
-        check_deck(args.deck)
+        check_deck(args.deck, width, height)
     config = read_config(args.config) if args.config is not None else None
     if args.web:
         return run_web(args, width, height, config)
@@ -77,18 +77,23 @@ def read_script(args):
         raise UserError("--script: cannot read %s: %s" % (args.script, e.strerror))
 
 
-def check_deck(path):
+def check_deck(path, width=None, height=None):
     """A --deck must be a good deck of either kind: else one line naming it (the device would
-    report its own deck path, and play on with the shipped one)."""
+    report its own deck path, and play on with the shipped one); with the matrix's size, its
+    missions must fit it."""
     from layerlight.deckfile import DeckError
+    from layerlight_tools.cmd_cards import pattern_too_big
     from layerlight_tools.layers import cards
     from layerlight_tools.otlo import cards as otlo_cards
     if not os.path.isfile(path):
         raise UserError("--deck: no such file: %s" % path)
     try:
-        (otlo_cards.open_deck if otlo_cards.is_otlo_deck(path) else cards.open_deck)(path)
+        deck = (otlo_cards.open_deck if otlo_cards.is_otlo_deck(path) else cards.open_deck)(path)
     except DeckError as e:
         raise UserError("--deck %s: not a deck layerlight can play (%s)" % (path, e))
+    too_big = pattern_too_big(deck.size, width, height) if width is not None and deck.kind == "layers" else None
+    if too_big:
+        raise UserError("--deck %s: %s" % (path, too_big))
 
 
 def read_config(path):

@@ -100,8 +100,16 @@ def is_otlo(path):
     """True when a TOML file says kind = "otlo" (anything unreadable: False, the Layers loader explains)."""
     try:
         with open(path, "rb") as f:
-            return tomllib.loads(f.read().decode("utf-8")).get("kind") == "otlo"
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            return is_otlo_text(f.read())
+    except OSError:
+        return False
+
+
+def is_otlo_text(raw):
+    """is_otlo on a set file's bytes (or text)."""
+    try:
+        return tomllib.loads(raw.decode("utf-8") if isinstance(raw, bytes) else raw).get("kind") == "otlo"
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
         return False
 
 

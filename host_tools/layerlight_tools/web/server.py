@@ -5,7 +5,13 @@ WebAssembly build of the pinned npm package, the firmware and the simulator's
 Python (copied by the page into the wasm filesystem), and the simulated
 device's flash (decks, config). A manifest lists them, with the options the
 device starts with. Nothing else is served, and the page loads nothing from
-anywhere else.
+anywhere else. "Your box" (box.py) checks, turns, stacks and builds the sets
+the page paints.
+
+It answers only its own page: a request whose Host is not this server's own
+127.0.0.1:PORT or localhost:PORT (a DNS rebinding), or whose Origin is another
+site's (a form or fetch from another tab), is refused, as Jupyter guards its
+server; a request body has a size limit, and one build runs at a time.
 """
 
 import json
@@ -15,8 +21,10 @@ import threading
 import webbrowser
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
 
 from layerlight_tools import firmware_files
+from layerlight_tools.web import box
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PAGE = os.path.join(HERE, "page")
@@ -105,6 +113,8 @@ class Site:
         }
         self.routes["/manifest.json"] = (json.dumps(manifest, indent=1).encode(), TYPES[".json"])
         self.routes["/led-colours.json"] = (json.dumps(led_colour_tables()).encode(), TYPES[".json"])
+        self.routes["/box/shipped.json"] = (json.dumps(box.shipped_list()).encode(), TYPES[".json"])
+        self.builds = box.Builds()
 
     def write_flash(self, body):
         """POST /flash-write: {name: base64 or null} from the page; False if refused. Only the
@@ -167,15 +177,33 @@ class Handler(BaseHTTPRequestHandler):
     server_version = "layerlight"
 
     def do_GET(self):
+        if self._foreign():
+            return
+        path = self.path.split("?", 1)[0]
+        if path.startswith("/box/"):
+            self._box_get(path)
+            return
         self._answer(True)
 
     def do_HEAD(self):
+        if self._foreign():
+            return
         self._answer(False)
 
     def do_POST(self):
-        # the one thing the page may send: the device's files for `sim --web --flash DIR`
-        length = int(self.headers.get("Content-Length") or 0)
-        if self.path != "/flash-write" or not 0 < length <= MAX_POST:
+        if self._foreign():
+            return
+        path = self.path.split("?", 1)[0]
+        length = self.headers.get("Content-Length")
+        try:
+            length = int(length)
+        except (TypeError, ValueError):
+            length = -1
+        if path.startswith("/box/"):
+            self._box_post(path, length)
+            return
+        # the device's files for `sim --web --flash DIR`
+        if path != "/flash-write" or not 0 < length <= MAX_POST:
             self.send_error(HTTPStatus.NOT_FOUND)
             return
         if not self.site.write_flash(self.rfile.read(length)):
@@ -183,6 +211,95 @@ class Handler(BaseHTTPRequestHandler):
             return
         self.send_response(HTTPStatus.NO_CONTENT)
         self.end_headers()
+
+    # --- only our own page ---------------------------------------------------------
+
+    def _foreign(self):
+        """Refuse (403, True) a request that is not from this server's own page."""
+        port = self.server.server_address[1]
+        own = ("127.0.0.1:%d" % port, "localhost:%d" % port)
+        host = self.headers.get("Host")
+        origin = self.headers.get("Origin")
+        if host not in own:
+            why = "this server answers only http://127.0.0.1:%d/, not a request for host %s" % (port, host)
+        elif origin is not None and origin not in ["http://" + h for h in own]:
+            why = "this server answers only its own page, not a request from %s" % origin
+        else:
+            return False
+        self._json(HTTPStatus.FORBIDDEN, {"error": why})
+        return True
+
+    # --- Your box --------------------------------------------------------------------
+
+    def _box_get(self, path):
+        if path == "/box/build":
+            self._json(HTTPStatus.OK, self.site.builds.status())
+            return
+        if path.startswith("/box/shipped/"):
+            found = box.open_shipped(path[len("/box/shipped/"):])
+            if found is not None:
+                self._json(HTTPStatus.OK, found)
+                return
+        self._answer(True)
+
+    def _box_post(self, path, length):
+        if length < 0:
+            self._json(HTTPStatus.LENGTH_REQUIRED, {"error": "a request without its length"})
+            return
+        if length > box.MAX_UPLOAD:
+            # read what was sent (up to a bound), so the browser gets the answer, not a reset connection
+            left = length if length <= 16 * box.MAX_UPLOAD else 0
+            while left > 0:
+                chunk = self.rfile.read(min(left, 65536))
+                if not chunk:
+                    break
+                left -= len(chunk)
+            if not length <= 16 * box.MAX_UPLOAD:
+                self.close_connection = True
+            name = parse_qs(urlsplit(self.path).query).get("name", [""])[0]
+            what = box.file_name(name) if name else "the request"
+            self._json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {
+                "error": "%s: %d bytes, more than a set file can be (at most %d KB)" % (
+                    what, length, box.MAX_UPLOAD // 1024)})
+            return
+        raw = self.rfile.read(length)
+        try:
+            if path == "/box/open":
+                name = parse_qs(urlsplit(self.path).query).get("name", [""])[0]
+                found = box.open_file(name, raw)
+                self._json(HTTPStatus.BAD_REQUEST if "error" in found else HTTPStatus.OK, found)
+                return
+            try:
+                body = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, ValueError):
+                raise box.BadRequest("not JSON")
+            if not isinstance(body, dict):
+                raise box.BadRequest("not a JSON object")
+            if path == "/box/check":
+                self._json(HTTPStatus.OK, box.check(body))
+            elif path == "/box/stack":
+                self._json(HTTPStatus.OK, box.stack(body))
+            elif path == "/box/resize":
+                self._json(HTTPStatus.OK, box.resize(body))
+            elif path == "/box/build":
+                status, answer = self.site.builds.start(body)
+                self._json(status, answer)
+            else:
+                self._json(HTTPStatus.NOT_FOUND, {"error": "no such thing: %s" % path})
+        except box.BadRequest as e:
+            self._json(HTTPStatus.BAD_REQUEST, {"error": str(e)})
+        except Exception as e:  # a bug here, not the person's set: one line for the page, not a dropped connection
+            self._json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": "%s: %s: %s" % (path, type(e).__name__, e)})
+
+    def _json(self, status, data):
+        body = json.dumps(data).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", TYPES[".json"])
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.end_headers()
+        self.wfile.write(body)
 
     def _answer(self, with_body):
         found = self.site.get(self.path)

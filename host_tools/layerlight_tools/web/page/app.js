@@ -68,6 +68,9 @@ window.layerlight = {
   flashNames: () => (sim.web ? sim.web.flash_names().split(",").filter(Boolean) : []),
   readLeds: () => readLeds(),
   ledCentre: (x, y) => ledCentre(x, y),
+  // "Your box": the colour model's table at the brightness shown, and a new deck for the device
+  get screenTable() { return sim.tables ? sim.tables[sim.cap] : null; },
+  useDeck: (kind, bytes) => useDeck(kind, bytes),
 };
 
 // --- loading ------------------------------------------------------------------
@@ -416,6 +419,24 @@ function reboot(how) {
   sim.vt = 0;
   sim.pending = 0;
   pollDevice(1); // a new device: its first frame is drawn in full
+}
+
+// A deck built by "Your box" goes onto the device's flash, in place of the shipped deck of its
+// kind, and a new device boots straight into the game that plays it.
+function useDeck(kind, bytes) {
+  if (!sim.web) throw new Error("the simulator has not started");
+  const name = kind === "otlo" ? "decks/otlo.deck" : "decks/default.deck";
+  mkdirs(sim.mp.FS, "/flash/decks");
+  sim.mp.FS.writeFile("/flash/" + name, bytes);
+  sim.mp.globals.set("_deck_name", name);
+  sim.mp.runPython(`
+with open("/flash/" + _deck_name, "rb") as _f:
+    web.factory[_deck_name] = _f.read()
+del _f, _deck_name
+`);
+  $("mode").value = kind === "otlo" ? "otlo" : "layers";
+  reboot("reset");
+  log(`-- ${name}: your deck; the device restarted in ${$("mode").value} --`);
 }
 
 function unplug() {

@@ -1,0 +1,845 @@
+// "Your box": paint a set of Layers layers (or OTLO tiles), see each card in
+// its 8 orientations and any stacking as the LEDs show them, build the deck,
+// play it on the device of this page, download the set and the deck.
+//
+// The page keeps the set as a model (kind, name, size, colours, cards as rows
+// of colour characters) and paints characters into it; nothing here knows how
+// a card turns, flips or stacks. The server (web/box.py) writes the model as
+// the set file `layerlight cards build` reads, checks it with the same loader
+// (the same one-line messages), and answers the orientations and stacks from
+// the firmware's geometry. The model is kept in localStorage at every change.
+
+const KEY = "layerlight.box.v1";
+const CHARS = "RBYGOPCWKMNTVXZ";   // the characters new colours get, in order
+const NEW_COLOURS = { layers: ["#e03a3e", "#1f6fd1", "#f2c12e", "#2fa84f"], otlo: ["#d1495b", "#1d70b8", "#f2c14e"] };
+const EXTRA = ["#8e44ad", "#e67e22", "#16a085", "#ecf0f1", "#34495e", "#c0392b", "#7f8c8d", "#f39c12"];
+const OTLO_TILES = ["1x2", "2x1", "2x2", "2x3", "3x2", "3x3", "2x4", "4x2", "3x4", "4x3", "4x4", "1x3", "1x4"];
+const BOARD = "#050506";
+const LED_RIM = "#1f2026";
+const CHECK_MS = 120;
+
+const $ = (id) => document.getElementById(id);
+
+const box = {
+  model: null,
+  file: "my-box.toml",
+  colour: 1,            // the colour painted: its index (1..), 0 = a hole
+  stack: [],            // Layers: {card, o}; OTLO: {card, layer, side, rot, x, y}
+  perLevel: "",
+  checked: null,        // the server's last answer to /box/check
+  checkTimer: 0,
+  checkSeq: 0,
+  tables: null,         // the colour model (the server's led-colours.json)
+  built: null,          // the last deck built: {result, bytes}
+  building: false,
+  painting: null,       // {card, side, value} while a pointer is down on a grid
+};
+
+// What tests read: the model, the last check, the built deck, the stack's picture.
+window.layerlightBox = {
+  ready: false,
+  get model() { return box.model; },
+  get checked() { return box.checked; },
+  get built() { return box.built ? box.built.result : null; },
+  get building() { return box.building; },
+  get stackRows() { return box.stackRows || null; },
+  settled: () => settled(),
+};
+
+// --- the model ------------------------------------------------------------------
+
+function blankRows(w, h) {
+  return Array.from({ length: h }, () => ".".repeat(w));
+}
+
+function dims(m = box.model) {
+  return m.kind === "otlo" ? [m.tile[0], m.tile[1]] : [m.size, m.size];
+}
+
+function newModel(kind, sizeText) {
+  const colours = NEW_COLOURS[kind].map((c, i) => [CHARS[i], c]);
+  if (kind === "otlo") {
+    const [w, h] = (sizeText && sizeText.includes("x") ? sizeText : "2x2").split("x").map(Number);
+    return { kind, name: "My tiles", tile: [w, h], table: "#303030", colors: colours, stars: {},
+      cards: [1, 2].map((k) => ({ id: "t" + k, front: blankRows(w, h), back: blankRows(w, h) })) };
+  }
+  const n = Number(sizeText) || 6;
+  return { kind, name: "My layers", size: n, background: "#f5f0e6", colors: colours,
+    cards: [1, 2].map((k) => ({ id: "layer" + k, front: blankRows(n, n), back: blankRows(n, n) })) };
+}
+
+function charOf(index) {
+  return index === 0 ? "." : box.model.colors[index - 1][0];
+}
+
+function setCell(card, side, x, y, value) {
+  const rows = box.model.cards[card][side];
+  const ch = charOf(value);
+  if (rows[y][x] === ch) return false;
+  rows[y] = rows[y].slice(0, x) + ch + rows[y].slice(x + 1);
+  return true;
+}
+
+function save() {
+  try {
+    localStorage.setItem(KEY, JSON.stringify({ model: box.model, file: box.file, stack: box.stack,
+      colour: box.colour, perLevel: box.perLevel }));
+  } catch (e) {
+    // a full or disabled storage: the page still works, the set is not kept across a reload
+  }
+}
+
+function restore() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(KEY) || "null");
+    if (kept && kept.model && Array.isArray(kept.model.cards)) {
+      Object.assign(box, { model: kept.model, file: kept.file || box.file, stack: kept.stack || [],
+        colour: kept.colour ?? 1, perLevel: kept.perLevel || "" });
+      return true;
+    }
+  } catch (e) {
+    // an unreadable kept set: start a new one
+  }
+  return false;
+}
+
+// A change of the model: keep it, draw it, and have the server check it.
+function changed(redraw = true) {
+  save();
+  if (redraw) render();
+  scheduleCheck();
+}
+
+// --- talking to the server -----------------------------------------------------------
+
+async function post(url, body, raw) {
+  const r = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": raw ? "application/octet-stream" : "application/json" },
+    body: raw ? body : JSON.stringify(body),
+  });
+  let data;
+  try {
+    data = await r.json();
+  } catch (e) {
+    data = { error: `${url}: HTTP ${r.status}` };
+  }
+  return { status: r.status, data };
+}
+
+function matrix() {
+  const ll = window.layerlight;
+  return ll && ll.ready ? [ll.width, ll.height] : [16, 16];
+}
+
+function scheduleCheck() {
+  clearTimeout(box.checkTimer);
+  box.pendingCheck = true;
+  box.checkTimer = setTimeout(() => check().catch(lost), CHECK_MS);
+}
+
+async function check() {
+  const seq = ++box.checkSeq;
+  const { data } = await post("/box/check", { model: box.model, file: box.file, matrix: matrix() });
+  if (seq !== box.checkSeq) return;
+  box.checked = data;
+  box.pendingCheck = false;
+  showCheck();
+  await drawStack();
+}
+
+// The server went away (the command stopped): say so where the set's messages go; the set is kept.
+function lost(e) {
+  box.pendingCheck = false;
+  box.stackPending = false;
+  say("set-msg", "the page's server does not answer (is `layerlight sim --web` still running?): " + (e.message || e));
+}
+
+// true when the last change has been checked and drawn (tests wait for it)
+function settled() {
+  return !box.pendingCheck && !box.stackPending && box.checked !== null;
+}
+
+// --- messages next to what they are about ----------------------------------------------
+
+function say(id, text) {
+  const el = $(id);
+  if (!el) return;
+  el.textContent = text || "";
+  el.hidden = !text;
+}
+
+function showCheck() {
+  const c = box.checked;
+  for (const el of document.querySelectorAll(".card .msg")) say(el.id, "");
+  for (const el of document.querySelectorAll(".cell.bad")) el.classList.remove("bad");
+  for (const el of document.querySelectorAll(".card.has-error")) el.classList.remove("has-error");
+  say("set-msg", "");
+  say("colours-msg", "");
+  if (c.error) {
+    const w = c.where || {};
+    if (w.card !== undefined && $("card-msg-" + w.card)) {
+      say("card-msg-" + w.card, c.error);
+      const card = document.querySelector(`.card[data-card="${w.card}"]`);
+      card.classList.add("has-error");
+      if (w.side && w.row) {
+        const sel = `.card[data-card="${w.card}"] .side[data-side="${w.side}"] .cell[data-y="${w.row - 1}"]` +
+          (w.col ? `[data-x="${w.col - 1}"]` : "");
+        for (const el of document.querySelectorAll(sel)) el.classList.add("bad");
+      }
+    } else if (w.part === "colours") {
+      say("colours-msg", c.error);
+    } else {
+      say("set-msg", c.error);
+    }
+  }
+  say("size-msg", c.matrix_error ? `${c.file}: ${c.matrix_error}` : "");
+  $("toml").textContent = c.toml;
+  (c.views || []).forEach((v, k) => drawOrientations(k, v));
+}
+
+function showRefusal(data, fallback) {
+  const w = data.where || {};
+  if (w.card !== undefined && $("card-msg-" + w.card)) say("card-msg-" + w.card, data.error);
+  else if (w.part === "size") say("size-msg", data.error);
+  else if (w.part === "colours") say("colours-msg", data.error);
+  else if (w.part === "set") say("set-msg", data.error);
+  else say(fallback, data.error);
+  if (w.card !== undefined || w.part === "set" || w.part === "colours") say("build-msg", data.error);
+}
+
+// --- the LEDs --------------------------------------------------------------------
+
+// Cell characters of a picture -> the LED value the firmware writes (the server's palette)
+function ledValue(ch) {
+  const c = box.checked;
+  if (!c) return 0;
+  const pal = c.palette;
+  if (ch === ".") return pal[0];
+  if (ch === "_") return pal[15] ?? 0;
+  const i = box.model.colors.findIndex((p) => p[0] === ch);
+  return i < 0 ? 0 : pal[i + 1] ?? 0;
+}
+
+// Draw rows of cell characters as LEDs: one LED a cell, the light through the colour model.
+function drawLeds(canvas, rows, px = 14) {
+  const h = rows.length;
+  const w = h ? rows[0].length : 0;
+  const dpr = window.devicePixelRatio || 1;
+  canvas.width = Math.round(w * px * dpr);
+  canvas.height = Math.round(h * px * dpr);
+  canvas.style.width = w * px + "px";
+  canvas.style.height = h * px + "px";
+  const ctx = canvas.getContext("2d");
+  const p = px * dpr;
+  ctx.fillStyle = BOARD;
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  const t = (window.layerlight && window.layerlight.screenTable) || (box.tables && box.tables.tables[box.tables.default]);
+  ctx.lineWidth = Math.max(1, p * 0.06);
+  ctx.strokeStyle = LED_RIM;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const v = ledValue(rows[y][x]);
+      const rgb = [(v >> 16) & 255, (v >> 8) & 255, v & 255].map((c) => (t ? t[c] : c));
+      ctx.beginPath();
+      ctx.arc((x + 0.5) * p, (y + 0.5) * p, p * 0.4, 0, 2 * Math.PI);
+      ctx.fillStyle = `rgb(${rgb[0]},${rgb[1]},${rgb[2]})`;
+      ctx.fill();
+      ctx.stroke();
+    }
+  }
+}
+
+const ORIENT_LABELS = ["front", "90°", "180°", "270°", "back", "90°", "180°", "270°"];
+
+function drawOrientations(k, view) {
+  const strip = document.querySelector(`.card[data-card="${k}"] .orient`);
+  if (!strip) return;
+  strip.textContent = "";
+  if (!view) return;
+  const [w, h] = dims();
+  const px = Math.max(3, Math.min(12, Math.floor(42 / Math.max(w, h))));
+  view.orientations.forEach((rows, o) => {
+    const fig = document.createElement("figure");
+    fig.dataset.o = o;
+    fig.title = `${o < 4 ? "front" : "back"} up, turned ${(o & 3) * 90}° clockwise`;
+    const cv = document.createElement("canvas");
+    cv.className = "leds";
+    drawLeds(cv, rows, px);
+    const cap = document.createElement("figcaption");
+    cap.textContent = ORIENT_LABELS[o];
+    fig.append(cv, cap);
+    strip.append(fig);
+  });
+}
+
+// --- drawing the set -----------------------------------------------------------------
+
+function hexOf(index) {
+  return index === 0 ? null : box.model.colors[index - 1][1];
+}
+
+function renderPalette() {
+  const pal = $("palette");
+  pal.textContent = "";
+  const items = [[0, ".", null], ...box.model.colors.map(([ch, hex], i) => [i + 1, ch, hex])];
+  if (box.colour > box.model.colors.length) box.colour = 1;
+  for (const [i, ch, hex] of items) {
+    const b = document.createElement("button");
+    b.className = "swatch" + (i === box.colour ? " chosen" : "") + (i === 0 ? " hole" : "");
+    b.dataset.colour = i;
+    b.title = i === 0 ? "a hole (erase)" : `${ch} ${hex}`;
+    if (hex) b.style.background = hex;
+    b.textContent = i === 0 ? "hole" : ch;
+    b.addEventListener("click", () => {
+      box.colour = i;
+      save();
+      renderPalette();
+    });
+    pal.append(b);
+  }
+  const chosen = box.colour > 0 ? box.model.colors[box.colour - 1] : null;
+  $("colour-edit").disabled = !chosen;
+  $("colour-remove").disabled = !chosen;
+  if (chosen && /^#[0-9a-fA-F]{6}$/.test(chosen[1])) $("colour-edit").value = chosen[1].toLowerCase();
+  $("colour-add").disabled = box.model.colors.length >= (box.model.kind === "otlo" ? 14 : 15);
+}
+
+function renderBar() {
+  const m = box.model;
+  $("box-name").value = m.name;
+  $("box-file").value = box.file;
+  const size = $("box-size");
+  size.textContent = "";
+  if (m.kind === "otlo") {
+    const now = `${m.tile[0]}x${m.tile[1]}`;
+    for (const t of OTLO_TILES.includes(now) ? OTLO_TILES : [...OTLO_TILES, now]) size.add(new Option(`tiles ${t.replace("x", " × ")}`, t, false, t === now));
+  } else {
+    for (let n = 2; n <= 16; n++) size.add(new Option(`${n} × ${n}`, String(n), false, n === m.size));
+  }
+  $("box-bg-label").firstChild.textContent = m.kind === "otlo" ? "Table " : "Background ";
+  const bg = m.kind === "otlo" ? m.table : m.background;
+  if (/^#[0-9a-fA-F]{6}$/.test(bg)) $("box-background").value = bg.toLowerCase();
+  $("per-level").placeholder = m.kind === "otlo" ? "24" : "60";
+  $("per-level").value = box.perLevel;
+  $("per-level").previousSibling.textContent = m.kind === "otlo" ? "Challenges per star level " : "Missions per level ";
+}
+
+function cellStyle(el, ch) {
+  const i = box.model.colors.findIndex((p) => p[0] === ch);
+  if (ch === "." || i < 0) {
+    el.style.background = "";
+    el.classList.add("hole");
+  } else {
+    el.style.background = box.model.colors[i][1];
+    el.classList.remove("hole");
+  }
+}
+
+function renderCards() {
+  const host = $("cards");
+  host.textContent = "";
+  const [w, h] = dims();
+  const cellPx = Math.max(12, Math.min(36, Math.floor(170 / Math.max(w, h))));
+  box.model.cards.forEach((card, k) => {
+    const el = document.createElement("article");
+    el.className = "card";
+    el.dataset.card = k;
+    const head = document.createElement("header");
+    head.draggable = true;
+    head.title = "drag onto the stack";
+    head.addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", String(k)));
+    const id = document.createElement("input");
+    id.className = "card-id";
+    id.type = "text";
+    id.value = card.id;
+    id.spellcheck = false;
+    id.addEventListener("input", () => {
+      card.id = id.value;
+      changed(false);
+    });
+    head.append(id);
+    for (const [cls, text, title, fn] of [
+      ["card-mirror", "front → back", "copy the front to the back, left and right swapped (the card turned over)", () => mirrorCard(k).catch(lost)],
+      ["card-clear", "clear", "make every cell of both sides a hole", () => clearCard(k)],
+      ["card-stack", "stack", "put this card on top of the stack", () => addToStack(k)],
+      ["card-remove", "×", "remove this card", () => removeCard(k)],
+    ]) {
+      const b = document.createElement("button");
+      b.className = "btn small " + cls;
+      b.textContent = text;
+      b.title = title;
+      b.addEventListener("click", fn);
+      head.append(b);
+    }
+    el.append(head);
+    const sides = document.createElement("div");
+    sides.className = "sides";
+    for (const side of ["front", "back"]) {
+      const wrap = document.createElement("div");
+      wrap.className = "side";
+      wrap.dataset.side = side;
+      const label = document.createElement("div");
+      label.className = "side-label";
+      label.textContent = side === "front" ? "front" : "back, turned over as the table sees it";
+      const grid = document.createElement("div");
+      grid.className = "grid";
+      grid.style.gridTemplateColumns = `repeat(${w}, ${cellPx}px)`;
+      grid.style.gridAutoRows = `${cellPx}px`;
+      const rows = card[side];
+      for (let y = 0; y < h; y++) {
+        for (let x = 0; x < w; x++) {
+          const c = document.createElement("div");
+          c.className = "cell";
+          c.dataset.x = x;
+          c.dataset.y = y;
+          cellStyle(c, (rows[y] || "")[x] || ".");
+          grid.append(c);
+        }
+      }
+      wirePainting(grid, k, side);
+      wrap.append(label, grid);
+      sides.append(wrap);
+    }
+    el.append(sides);
+    const msg = document.createElement("div");
+    msg.className = "msg";
+    msg.id = "card-msg-" + k;
+    msg.setAttribute("role", "alert");
+    msg.hidden = true;
+    el.append(msg);
+    const orient = document.createElement("div");
+    orient.className = "orient";
+    orient.title = "the card in its 8 orientations, as the LEDs show it";
+    el.append(orient);
+    host.append(el);
+  });
+}
+
+function wirePainting(grid, k, side) {
+  const paintAt = (target) => {
+    if (!box.painting || !target || !target.classList || !target.classList.contains("cell")) return;
+    if (target.parentElement !== grid) return;
+    const x = Number(target.dataset.x);
+    const y = Number(target.dataset.y);
+    if (setCell(k, side, x, y, box.painting.value)) {
+      cellStyle(target, charOf(box.painting.value));
+      changed(false);
+    }
+  };
+  grid.addEventListener("pointerdown", (e) => {
+    if (e.button !== 0 || !e.target.classList.contains("cell")) return;
+    e.preventDefault();
+    const x = Number(e.target.dataset.x);
+    const y = Number(e.target.dataset.y);
+    // a click on a cell already in the chosen colour makes it a hole again
+    const here = box.model.cards[k][side][y][x];
+    const value = here === charOf(box.colour) && box.colour !== 0 ? 0 : box.colour;
+    box.painting = { value };
+    // a touch captures the pointer to its first cell: let a drag reach the others
+    if (e.target.hasPointerCapture(e.pointerId)) e.target.releasePointerCapture(e.pointerId);
+    paintAt(e.target);
+  });
+  grid.addEventListener("pointerover", (e) => paintAt(e.target));
+}
+
+function render() {
+  renderBar();
+  renderPalette();
+  renderCards();
+  renderStack();
+  if (box.checked) showCheck();
+}
+
+// --- card actions --------------------------------------------------------------------
+
+// The back becomes the front turned over: the server mirrors the front as it is now
+// (geometry.mirror), so the check runs first on the current model.
+async function mirrorCard(k) {
+  clearTimeout(box.checkTimer);
+  box.pendingCheck = true;
+  await check();
+  const now = box.checked.views && box.checked.views[k];
+  if (!now) return;
+  box.model.cards[k].back = now.mirrored.slice();
+  changed();
+}
+
+function clearCard(k) {
+  const [w, h] = dims();
+  box.model.cards[k].front = blankRows(w, h);
+  box.model.cards[k].back = blankRows(w, h);
+  changed();
+}
+
+function removeCard(k) {
+  box.model.cards.splice(k, 1);
+  box.stack = box.stack.filter((s) => s.card !== k).map((s) => ({ ...s, card: s.card > k ? s.card - 1 : s.card }));
+  changed();
+}
+
+function addCard() {
+  const [w, h] = dims();
+  const stem = box.model.kind === "otlo" ? "t" : "layer";
+  const ids = new Set(box.model.cards.map((c) => c.id));
+  let n = box.model.cards.length + 1;
+  while (ids.has(stem + n)) n++;
+  box.model.cards.push({ id: stem + n, front: blankRows(w, h), back: blankRows(w, h) });
+  changed();
+}
+
+// --- the stack ---------------------------------------------------------------------------
+
+function addToStack(k) {
+  if (box.stack.some((s) => s.card === k)) return;
+  box.stack.push(box.model.kind === "otlo" ? { card: k, layer: 0, side: 0, rot: 0, x: 0, y: 0 } : { card: k, o: 0 });
+  changed();
+}
+
+function stackLabel(s) {
+  const card = box.model.cards[s.card];
+  const id = card ? card.id : "?";
+  if (box.model.kind === "otlo") {
+    return `${id}: ${s.layer ? "top" : "bottom"}, ${s.side ? "back" : "front"} ${s.rot * 90}°, at ${s.x + 1},${s.y + 1}`;
+  }
+  return `${id}: ${s.o >= 4 ? "back" : "front"} ${(s.o & 3) * 90}°`;
+}
+
+function renderStack() {
+  const list = $("stack");
+  list.textContent = "";
+  const otlo = box.model.kind === "otlo";
+  box.stack.forEach((s, i) => {
+    const li = document.createElement("li");
+    li.className = "stack-item";
+    li.dataset.k = i;
+    const label = document.createElement("span");
+    label.className = "label";
+    label.textContent = stackLabel(s);
+    li.append(label);
+    const buttons = [
+      ["st-turn", "↻", "turn a quarter clockwise", () => (otlo ? (s.rot = (s.rot + 1) & 3) : (s.o = (s.o & 4) | ((s.o + 1) & 3)))],
+      ["st-flip", "flip", "the other side up", () => (otlo ? (s.side ^= 1) : (s.o ^= 4))],
+    ];
+    if (otlo) {
+      buttons.push(["st-layer", "top/bottom", "lay it in the top or the bottom layer", () => (s.layer ^= 1)]);
+      buttons.push(["st-left", "←", "one cell left", () => (s.x = Math.max(0, s.x - 1))]);
+      buttons.push(["st-right", "→", "one cell right", () => (s.x += 1)]);
+      buttons.push(["st-up", "↑", "one cell up", () => (s.y = Math.max(0, s.y - 1))]);
+      buttons.push(["st-down", "↓", "one cell down", () => (s.y += 1)]);
+    } else {
+      buttons.push(["st-lower", "▼", "one place lower in the stack", () => {
+        if (i > 0) [box.stack[i - 1], box.stack[i]] = [box.stack[i], box.stack[i - 1]];
+      }]);
+    }
+    buttons.push(["st-remove", "×", "off the stack", () => box.stack.splice(i, 1)]);
+    for (const [cls, text, title, fn] of buttons) {
+      const b = document.createElement("button");
+      b.className = "btn small " + cls;
+      b.textContent = text;
+      b.title = title;
+      b.addEventListener("click", () => {
+        fn();
+        changed();
+      });
+      li.append(b);
+    }
+    list.append(li);
+  });
+  if (!box.stack.length) {
+    const li = document.createElement("li");
+    li.className = "empty";
+    li.textContent = "no cards yet";
+    list.append(li);
+  }
+}
+
+async function drawStack() {
+  const cv = $("stack-leds");
+  say("stack-msg", "");
+  if (!box.stack.length) {
+    box.stackRows = [];
+    cv.hidden = true;
+    return;
+  }
+  box.stackPending = true;
+  const otlo = box.model.kind === "otlo";
+  const stack = box.stack.map((s) => (otlo ? [s.card, s.layer, s.side, s.rot, s.x, s.y] : [s.card, s.o]));
+  let data;
+  try {
+    ({ data } = await post("/box/stack", { model: box.model, stack }));
+  } finally {
+    box.stackPending = false;
+  }
+  if (data.error) {
+    say("stack-msg", data.error);
+    return;
+  }
+  box.stackRows = data.rows;
+  cv.hidden = false;
+  drawLeds(cv, data.rows, Math.max(8, Math.floor(192 / Math.max(data.w, data.h))));
+}
+
+// --- opening sets ---------------------------------------------------------------------------
+
+function openModel(model, file) {
+  box.model = model;
+  box.file = file || box.file;
+  box.stack = [];
+  box.colour = 1;
+  box.built = null;
+  $("build-result").hidden = true;
+  say("build-msg", "");
+  say("upload-msg", "");
+  changed();
+}
+
+async function openShipped() {
+  const name = $("box-shipped").value;
+  const r = await fetch("/box/shipped/" + encodeURIComponent(name));
+  const data = await r.json();
+  if (data.error) say("upload-msg", data.error);
+  else openModel(data.model, data.file);
+}
+
+async function upload(file) {
+  say("upload-msg", "");
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const { data } = await post("/box/open?name=" + encodeURIComponent(file.name), bytes, true);
+  $("box-upload").value = "";
+  // a refused file leaves the painted set as it is
+  if (data.error) say("upload-msg", data.error);
+  else openModel(data.model, data.file);
+}
+
+// --- building and playing ---------------------------------------------------------------
+
+async function build() {
+  if (box.building) return;
+  say("build-msg", "");
+  say("size-msg", "");
+  $("build-result").hidden = true;
+  const perLevel = box.perLevel === "" ? null : Number(box.perLevel);
+  const { status, data } = await post("/box/build", { model: box.model, file: box.file, per_level: perLevel, matrix: matrix() });
+  if (status !== 202) {
+    showRefusal(data, "build-msg");
+    return;
+  }
+  box.building = true;
+  $("build").disabled = true;
+  try {
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 150));
+      const s = await (await fetch("/box/build")).json();
+      if (s.state === "running") {
+        showProgress(s.stage, s.done, s.total);
+        continue;
+      }
+      if (s.state === "failed") {
+        showRefusal(s, "build-msg");
+        showProgress("", 0, 0);
+      } else if (s.state === "done") {
+        showProgress("done", 1, 1);
+        showBuilt(s.result);
+      }
+      break;
+    }
+  } finally {
+    box.building = false;
+    $("build").disabled = false;
+  }
+}
+
+const STAGES = { stackings: "every stacking", missions: "solving each mission again" };
+
+function showProgress(stage, done, total) {
+  const bar = $("build-progress");
+  bar.value = total ? done / total : 0;
+  $("build-stage").textContent = stage === "done" ? "built" : stage ? `${STAGES[stage] || stage}: ${Math.floor((100 * done) / (total || 1))} %` : "";
+}
+
+function b64bytes(text) {
+  const bin = atob(text);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+function showBuilt(result) {
+  box.built = { result, bytes: b64bytes(result.deck) };
+  $("build-result").hidden = false;
+  $("build-line").textContent = `${result.deck_file}: ${result.line}, ${result.bytes} bytes`;
+  const t = $("build-counts");
+  t.textContent = "";
+  const otlo = result.kind === "otlo";
+  const head = t.insertRow();
+  const body = t.insertRow();
+  head.insertCell().textContent = otlo ? "stars" : "level";
+  body.insertCell().textContent = otlo ? "challenges" : "missions";
+  for (const [level, n] of result.counts) {
+    head.insertCell().textContent = level;
+    body.insertCell().textContent = n;
+  }
+  $("flash-command").textContent = result.flash_command;
+  $("build-command").textContent = result.build_command;
+  const host = $("samples");
+  host.textContent = "";
+  for (const s of result.samples) {
+    const fig = document.createElement("figure");
+    fig.className = "sample";
+    const cv = document.createElement("canvas");
+    cv.className = "leds";
+    drawLeds(cv, s.rows, Math.max(6, Math.floor(84 / Math.max(s.w, s.h))));
+    const cap = document.createElement("figcaption");
+    const what = otlo ? `challenge ${s.id}, ${s.level} star${s.level === 1 ? "" : "s"}` : `mission ${s.id}, level ${s.level}`;
+    const steps = s.solution.map((p) =>
+      otlo ? `${p.card} ${p.layer} ${p.side} ${p.rot}° at ${p.x + 1},${p.y + 1}` : `${p.card} ${p.side} ${p.rot}°`);
+    cap.innerHTML = "";
+    const strong = document.createElement("strong");
+    strong.textContent = what;
+    const sol = document.createElement("span");
+    sol.textContent = `${s.solutions} solution${s.solutions === 1 ? "" : "s"}; ${otlo ? "" : "bottom first: "}${steps.join(" → ")}`;
+    cap.append(strong, document.createElement("br"), sol);
+    fig.append(cv, cap);
+    host.append(fig);
+  }
+}
+
+function download(name, bytes, type) {
+  const url = URL.createObjectURL(new Blob([bytes], { type }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+function play() {
+  if (!box.built) return;
+  try {
+    window.layerlight.useDeck(box.built.result.kind, box.built.bytes);
+    say("build-msg", "");
+    document.querySelector(".device").scrollIntoView({ behavior: "smooth", block: "center" });
+  } catch (e) {
+    say("build-msg", "the device could not take the deck: " + (e.message || e));
+  }
+}
+
+// --- wiring -------------------------------------------------------------------------------
+
+function wire() {
+  window.addEventListener("pointerup", () => (box.painting = null));
+  window.addEventListener("pointercancel", () => (box.painting = null));
+  $("box-name").addEventListener("input", () => {
+    box.model.name = $("box-name").value;
+    changed(false);
+  });
+  $("box-file").addEventListener("change", () => {
+    box.file = $("box-file").value.trim() || "my-box.toml";
+    changed(false);
+  });
+  // a new grid size: the server cuts or pads the cards (the back keeps matching the front)
+  $("box-size").addEventListener("change", () => resize().catch(lost));
+  async function resize() {
+    const v = $("box-size").value;
+    const size = box.model.kind === "otlo" ? v.split("x").map(Number) : Number(v);
+    box.pendingCheck = true;
+    const { data } = await post("/box/resize", { model: box.model, size });
+    if (data.error) {
+      say("size-msg", data.error);
+      box.pendingCheck = false;
+      return;
+    }
+    box.model = data.model;
+    if (box.model.kind === "otlo") box.stack = box.stack.map((s) => ({ ...s, x: 0, y: 0 }));
+    changed();
+  }
+  $("box-background").addEventListener("input", () => {
+    if (box.model.kind === "otlo") box.model.table = $("box-background").value;
+    else box.model.background = $("box-background").value;
+    changed(false);
+  });
+  $("colour-edit").addEventListener("input", () => {
+    if (box.colour < 1) return;
+    box.model.colors[box.colour - 1][1] = $("colour-edit").value;
+    changed();
+  });
+  $("colour-add").addEventListener("click", () => {
+    const used = new Set(box.model.colors.map((c) => c[0]));
+    const ch = [...CHARS].find((c) => !used.has(c));
+    if (!ch) return;
+    box.model.colors.push([ch, EXTRA[box.model.colors.length % EXTRA.length]]);
+    box.colour = box.model.colors.length;
+    changed();
+  });
+  $("colour-remove").addEventListener("click", () => {
+    if (box.colour < 1) return;
+    const [ch] = box.model.colors[box.colour - 1];
+    box.model.colors.splice(box.colour - 1, 1);
+    for (const c of box.model.cards) {
+      for (const side of ["front", "back"]) c[side] = c[side].map((r) => r.split(ch).join("."));
+    }
+    box.colour = Math.min(box.colour, box.model.colors.length);
+    changed();
+  });
+  $("box-new").addEventListener("click", () => {
+    const kind = $("box-kind").value;
+    openModel(newModel(kind, kind === "otlo" ? "2x2" : "6"), kind === "otlo" ? "my-tiles.toml" : "my-box.toml");
+  });
+  $("box-open").addEventListener("click", () => openShipped().catch((e) => say("upload-msg", String(e))));
+  $("box-upload").addEventListener("change", () => {
+    const f = $("box-upload").files[0];
+    if (f) upload(f).catch((e) => say("upload-msg", String(e)));
+  });
+  $("card-add").addEventListener("click", addCard);
+  const stack = $("stack");
+  stack.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    stack.classList.add("over");
+  });
+  stack.addEventListener("dragleave", () => stack.classList.remove("over"));
+  stack.addEventListener("drop", (e) => {
+    e.preventDefault();
+    stack.classList.remove("over");
+    const k = Number(e.dataTransfer.getData("text/plain"));
+    if (Number.isInteger(k) && k >= 0 && k < box.model.cards.length) addToStack(k);
+  });
+  $("per-level").addEventListener("input", () => {
+    box.perLevel = $("per-level").value;
+    save();
+  });
+  $("build").addEventListener("click", () => build().catch((e) => say("build-msg", String(e))));
+  $("play").addEventListener("click", play);
+  $("download-toml").addEventListener("click", () => {
+    // after a build: the very text the deck was built from
+    const text = box.built ? box.built.result.toml : box.checked && box.checked.toml;
+    if (text) download(box.file, text, "application/toml");
+  });
+  $("download-deck").addEventListener("click", () => {
+    if (box.built) download(box.built.result.deck_file, box.built.bytes, "application/octet-stream");
+  });
+  // the device's matrix changes what fits: check again
+  const size = $("size");
+  if (size) size.addEventListener("change", () => setTimeout(scheduleCheck, 50));
+}
+
+async function startBox() {
+  const [tables, shipped] = await Promise.all([
+    fetch("/led-colours.json").then((r) => r.json()),
+    fetch("/box/shipped.json").then((r) => r.json()),
+  ]);
+  box.tables = tables;
+  for (const s of shipped) $("box-shipped").add(new Option(`${s.name} (${s.file})`, s.file));
+  if (!restore()) box.model = newModel("layers", "6");
+  $("box-kind").value = box.model.kind;
+  wire();
+  render();
+  await check();
+  window.layerlightBox.ready = true;
+}
+
+startBox().catch((e) => {
+  say("set-msg", "Your box could not start: " + (e.message || e));
+});

@@ -1,0 +1,200 @@
+"""The server behind "Your box": it answers only its own page, takes a set file up to a size,
+runs one build at a time, and is a thin layer over `layerlight cards` (the page's TOML is the
+file `cards build` reads, its messages are the loader's)."""
+
+import http.client
+import json
+import os
+import time
+
+import pytest
+
+from layerlight import geometry, otlo_tiles
+from layerlight_tools import firmware_files
+from layerlight_tools.otlo import sets as otlo_sets
+from layerlight_tools.web import box, server
+
+SETS = os.path.join(firmware_files.REPO, "host_tools", "sets")
+
+
+@pytest.fixture(scope="module")
+def port():
+    srv = server.start_in_thread(server.Site())
+    yield srv.server_address[1]
+    srv.shutdown()
+    srv.server_close()
+
+
+def request(port, method, path, body=None, host=None, origin=None, headers=None):
+    """(status, JSON answer or None): an HTTP request with the Host and Origin given."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.putrequest(method, path, skip_host=True)
+        conn.putheader("Host", host or "127.0.0.1:%d" % port)
+        if origin:
+            conn.putheader("Origin", origin)
+        for k, v in (headers or {}).items():
+            conn.putheader(k, v)
+        data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
+        if data is not None:
+            conn.putheader("Content-Length", str(len(data)))
+        conn.endheaders()
+        if data:
+            conn.send(data)
+        r = conn.getresponse()
+        raw = r.read()
+        try:
+            return r.status, json.loads(raw)
+        except ValueError:
+            return r.status, None
+    finally:
+        conn.close()
+
+
+def shipped(name):
+    return box.open_shipped(name)["model"]
+
+
+# --- only its own page -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:%d", "127.0.0.1:1", "localhost", "0.0.0.0:%d"])
+def test_a_request_for_another_host_is_refused(port, host):
+    """A DNS-rebound name (evil.example pointing at 127.0.0.1) reaches the server with its own
+    Host: refused, for a page as for a build."""
+    host = host % port if "%d" in host else host
+    status, answer = request(port, "GET", "/", host=host)
+    assert status == 403 and "answers only http://127.0.0.1:%d/" % port in answer["error"]
+    status, answer = request(port, "POST", "/box/check", {"model": shipped("default.toml")}, host=host)
+    assert status == 403
+
+
+def test_its_own_names_are_answered(port):
+    for host in ("127.0.0.1:%d" % port, "localhost:%d" % port):
+        assert request(port, "GET", "/box/shipped.json", host=host)[0] == 200
+    assert request(port, "POST", "/box/check", {"model": shipped("default.toml")},
+                   origin="http://localhost:%d" % port)[0] == 200
+
+
+@pytest.mark.parametrize("origin", ["http://evil.example", "http://127.0.0.1:1", "null", "https://127.0.0.1:%d"])
+def test_a_request_from_another_sites_page_is_refused(port, origin):
+    """Another tab's page may send a form or a fetch to 127.0.0.1: the browser names its Origin."""
+    origin = origin % port if "%d" in origin else origin
+    before = request(port, "GET", "/box/build")[1]
+    status, answer = request(port, "POST", "/box/build", {"model": shipped("default.toml")}, origin=origin)
+    assert status == 403 and answer["error"] == "this server answers only its own page, not a request from %s" % origin
+    assert request(port, "GET", "/box/build")[1] == before   # no build started
+    assert request(port, "GET", "/manifest.json", origin=origin)[0] == 403
+
+
+def test_an_upload_has_a_size_limit(port):
+    big = b"#" * (box.MAX_UPLOAD + 1)
+    status, answer = request(port, "POST", "/box/open?name=huge.toml", big)
+    assert status == 413
+    assert answer["error"] == "huge.toml: %d bytes, more than a set file can be (at most 512 KB)" % len(big)
+    # up to the limit, the set loader has its say
+    status, answer = request(port, "POST", "/box/open?name=huge.toml", b"#" * box.MAX_UPLOAD)
+    assert status == 400 and answer["error"] == "huge.toml: size is missing (size = N, the cells of a side, 2 to 16)"
+    status, _ = request(port, "POST", "/box/check", b"x" * (box.MAX_UPLOAD + 1))
+    assert status == 413
+
+
+def test_one_build_at_a_time(port):
+    model = shipped("default.toml")
+    status, answer = request(port, "POST", "/box/build", {"model": model, "file": "default.toml"})
+    assert status == 202
+    status, answer = request(port, "POST", "/box/build", {"model": model, "file": "other.toml"})
+    assert status == 409 and answer["error"] == box.BUSY
+    deadline = time.monotonic() + 60
+    while request(port, "GET", "/box/build")[1]["state"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    state = request(port, "GET", "/box/build")[1]
+    assert state["state"] == "done" and state["file"] == "default.toml"
+    # the deck is the shipped one: the page's TOML of the starter set is what `cards build` reads
+    import base64
+    with open(os.path.join(firmware_files.FIRMWARE, "decks", "default.deck"), "rb") as f:
+        assert base64.b64decode(state["result"]["deck"]) == f.read()
+    # the build over, the next is taken
+    status, _ = request(port, "POST", "/box/build", {"model": model, "file": "default.toml", "per_level": 1})
+    assert status == 202
+
+
+@pytest.mark.parametrize("body", [b"not json", b"[1]", b'{"model": 3}', b'{"model": {"kind": "layers"}}',
+                                  b'{"model": {"kind": "layers", "colors": [], "cards": [{"id": "a", "front": 1}]}}'])
+def test_a_request_the_page_never_sends_is_one_line(port, body):
+    status, answer = request(port, "POST", "/box/check", body)
+    assert status == 400 and "\n" not in answer["error"]
+
+
+# --- a thin layer over the card tools ------------------------------------------------------------
+
+def test_the_otlo_sets_toml_reads_as_the_shipped_file():
+    text = box.to_toml(shipped("otlo.toml"))
+    mine = otlo_sets.loads(text, "otlo.toml")
+    theirs = otlo_sets.load(os.path.join(SETS, "otlo.toml"))
+    assert (mine.name, mine.tile, mine.table, mine.colours, mine.stars) == \
+        (theirs.name, theirs.tile, theirs.table, theirs.colours, theirs.stars)
+    assert [(t.id, t.front, t.back) for t in mine.tiles] == [(t.id, t.front, t.back) for t in theirs.tiles]
+
+
+def test_odd_characters_survive_the_toml():
+    model = shipped("default.toml")
+    model["name"] = 'Quote " and \\ back'
+    model["colors"][0][0] = '"'
+    model["cards"] = [{"id": c["id"], "front": [r.replace("R", '"') for r in c["front"]],
+                       "back": [r.replace("R", '"') for r in c["back"]]} for c in model["cards"]]
+    answer = box.check({"model": model, "file": "odd.toml"})
+    assert answer["error"] is None
+    assert answer["views"][0]["orientations"][0] == model["cards"][0]["front"]
+
+
+def test_a_message_goes_to_its_card_and_cell():
+    model = shipped("default.toml")
+    model["cards"][1]["back"][2] = "G" + model["cards"][1]["back"][2][1:]
+    answer = box.check({"model": model, "file": "default.toml"})
+    assert answer["error"].startswith("default.toml:") and "layer river: back row 3, column 1" in answer["error"]
+    assert answer["where"] == {"card": 1, "side": "back", "row": 3, "col": 1}
+    model = shipped("default.toml")
+    model["cards"][3]["id"] = "sun"
+    assert box.check({"model": model})["where"] == {"card": 3}
+    model = shipped("default.toml")
+    model["colors"][1][1] = "blue"
+    assert box.check({"model": model})["where"] == {"part": "colours"}
+
+
+def test_a_resized_card_is_still_a_card():
+    for size in (8, 3, 16):
+        model = box.resize({"model": shipped("default.toml"), "size": size})["model"]
+        assert box.check({"model": model})["error"] is None, size
+    model = shipped("otlo.toml")
+    model["stars"] = {"1": 9, "2": 18, "3": 27}   # what 3 x 3 tiles can cover
+    model = box.resize({"model": model, "size": [3, 3]})["model"]
+    assert box.check({"model": model})["error"] is None
+
+
+def test_front_to_back_is_the_card_turned_over():
+    """The back the page copies from a front is the firmware's mirror (a tile not square: the
+    mirror otlo_tiles.mirrored_holes asks for)."""
+    model = shipped("default.toml")
+    for card, view in zip(model["cards"], box.views(model)):
+        index = {ch: i + 1 for i, (ch, _) in enumerate(model["colors"])}
+        grid = bytes(index.get(ch, 0) for r in card["front"] for ch in r)
+        assert box._grid(view["mirrored"], index) == geometry.mirror(grid, 6)
+    model = box.resize({"model": shipped("otlo.toml"), "size": [3, 2]})["model"]
+    index = {ch: i + 1 for i, (ch, _) in enumerate(model["colors"])}
+    for card, view in zip(model["cards"], box.views(model)):
+        front = box._grid(card["front"], index)
+        assert otlo_tiles.mirrored_holes(front, box._grid(view["mirrored"], index), 3, 2)
+
+
+def test_tiles_stack_on_the_board_as_otlo_tiles_lays_them():
+    model = shipped("otlo.toml")
+    # t1 at the bottom left, t2 on top of it turned a quarter, back up
+    got = box.stack({"model": model, "stack": [[0, 0, 0, 0, 0, 0], [1, 1, 1, 1, 0, 0]]})
+    tile_set = otlo_sets.load(os.path.join(SETS, "otlo.toml"))
+    out = bytearray(36)
+    otlo_tiles.compose(tile_set.tiles, [(0, 0, 0, 0, 0, 0), (1, 1, 1, 1, 0, 0)], 6, 6, out, 2, 2)
+    assert got["cells"] == list(out)
+    # a tile off the board is one line
+    got = box.stack({"model": model, "stack": [[0, 0, 0, 0, 5, 0]]})
+    assert got["error"] == "tile t1 at column 6, row 1 runs off the 6 x 6 board"
