@@ -378,3 +378,38 @@ def test_flash_an_otlo_deck_and_play_it_on_the_board(tmp_path, capsys, quick):
         trace = dev.script("press B\npress B\npress B\npress B\npress A\npress P1\npress P2\npress A\n", seed=3)
         assert trace[3]["choice"] == "OTLO"  # a trace line per script line
         assert trace[-1]["game"] == "otlo" and trace[-1]["phase"] == "levels", trace[-1]
+
+
+def _big_deck(path, n):
+    """A Layers deck of n x n patterns (two layers: enough for level-2 missions)."""
+    from layerlight_tools.layers import cards, sets
+    blank = ["." * n] * n
+    text = 'size = %d\n[colors]\nR = "#e03a3e"\n' % n + "".join(
+        '[[layers]]\nid = "l%d"\nfront = %s\nback = %s\n'
+        % (k, json.dumps(["R" * (k + 1) + "." * (n - k - 1)] + blank[1:]),
+           json.dumps(["." * (n - k - 1) + "R" * (k + 1)] + blank[1:]))
+        for k in range(2))
+    layer_set = sets.loads(text, "big.toml")
+    cards.write(layer_set, cards.build(layer_set, 4), str(path))
+
+
+def test_a_deck_too_big_for_the_boards_matrix_is_refused_before_anything_is_written(tmp_path, capsys, quick):
+    """`flash --deck` of 12x12 missions onto a board set to an 8x8 matrix: one line (the words
+    `sim --deck` says), and the board's files as they were; on a 16x16 board the deck goes on."""
+    fw = snapshot(tmp_path)
+    big = tmp_path / "big.deck"
+    _big_deck(big, 12)
+    with PtyDevice(clock="manual") as dev:
+        dev.write("/layerlight.json", b'{"board": "pico", "width": 8, "height": 8}\n')
+        before = dev.files()
+        code, out, err = run_cli(["flash", "--port", dev.port, "--board", "pico", "--firmware", str(fw),
+                                  "--deck", str(big)], capsys)
+        assert code == 2
+        assert err == ("layerlight: --deck %s: size 12: a 12x12 pattern is too big for the 8x8 matrix (at most 6 "
+                       "cells a side leave the sand ring its frame)\n" % big), err
+        assert dev.files() == before
+        dev.write("/layerlight.json", b'{"board": "pico"}\n')
+        code, out, err = run_cli(["flash", "--port", dev.port, "--board", "pico", "--firmware", str(fw),
+                                  "--deck", str(big)], capsys)
+        assert code == 0, err
+        assert dev.files()["/decks/big.deck"] == sha(big.read_bytes())

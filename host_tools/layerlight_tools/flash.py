@@ -385,11 +385,34 @@ def _settings_into(data, info, state, board_name, deck, deck_data, settings, pro
     board_name = _profile(info, state, board_name, progress)
     config, notes = make_config(state["config"], board_name, os.path.basename(deck) if deck else None,
                                 deck_data, settings)
+    if deck is not None:
+        _deck_fits(deck, deck_data, config if config is not None else state["config"])
     for n in notes:
         progress.line("note: " + n)
     if config is not None:
         data.append((CONFIG, config.encode()))
     return board_name
+
+
+def _deck_fits(deck, deck_data, config_text):
+    """A Layers deck whose missions cannot show on the board's matrix (its settings' width and
+    height) is refused before anything is written: one line, as `sim --deck` says it."""
+    from layerlight.config import defaults
+    from layerlight_tools.cmd_cards import pattern_too_big
+    if deck_kind_of(deck_data) == "otlo":
+        return
+    from layerlight_tools.layers import cards
+    cfg = defaults()
+    try:
+        cfg.update(json.loads(config_text or "{}"))
+    except ValueError:
+        pass  # make_config said so; the defaults stand
+    width, height = cfg.get("width"), cfg.get("height")
+    if not isinstance(width, int) or not isinstance(height, int):
+        return  # the board falls back to its defaults and reports the bad setting itself
+    too_big = pattern_too_big(cards.open_deck(deck).size, width, height)
+    if too_big:
+        raise UserError("--deck %s: %s" % (deck, too_big))
 
 
 def flash_table_files(board, port, info, version, board_name, firmware_dir, deck, deck_data, settings, progress):
