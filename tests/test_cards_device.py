@@ -55,3 +55,23 @@ def test_the_device_shows_the_error_glyph_and_keeps_the_deck_it_had(name):
     dev.start_game("layers", [0, 1], 0)
     sim.run_line("press A", 2)
     assert dev.state()["phase"] not in ("menu", "error")  # playing with the deck it had
+
+
+def test_a_deck_too_big_for_the_matrix_is_refused_and_the_deck_it_had_plays(tmp_path):
+    """A 12x12 deck on an 8x8 matrix would be drawn past the matrix's edge: the error glyph and a
+    line saying what and where, and Layers goes on with the deck the device had."""
+    from test_flash import _big_deck
+    _big_deck(tmp_path / "big.deck", 12)
+    files = device_files()
+    files["decks/big.deck"] = (tmp_path / "big.deck").read_bytes()
+    logs = []
+    dev = simcore.make_device(files, 8, 8, 1, None, 2, logs.append)
+    had = dev.deck_path
+    assert startup.check_deck(dev, "decks/big.deck") is False
+    assert dev.deck_path == had
+    s = simcore.Simulator(dev, frames=True).state()
+    assert s["phase"] == "error" and s["error"] == 1
+    assert any("decks/big.deck: size 12: a 12x12 pattern is too big for the 8x8 matrix" in line for line in logs)
+    # the same deck on a 16x16 matrix is taken
+    dev = simcore.make_device(files, 16, 16, 1, None, 2, logs.append)
+    assert startup.check_deck(dev, "decks/big.deck") is True

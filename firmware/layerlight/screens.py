@@ -21,6 +21,12 @@ BACKGROUND_LED = 0x101010  # a card's paper, dimmed: bright white would dazzle a
 ERROR = 0xFF0000
 
 
+def pattern_room(width, height):
+    """The largest N x N mission pattern the race screen shows on a width x height matrix:
+    a 1-LED frame stays free for the sand ring and the finish markers."""
+    return min(width, height) - 2
+
+
 class Layout:
     """Where the pattern and the ring go on a W x H matrix for an N x N pattern."""
 
@@ -30,8 +36,8 @@ class Layout:
         self.n = n
         side = min(width, height)
         # a 1-pixel frame stays free for the ring and finish markers
-        scale = (side - 2) // n
-        if scale < 1:
+        scale = pattern_room(width, height) // n
+        if scale < 1:  # only a deck the device refused at boot (startup.check_deck) gets here
             scale = max(1, side // n)
         self.scale = scale
         self.x0 = (width - n * scale) // 2

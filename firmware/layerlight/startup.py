@@ -6,7 +6,7 @@
 
 from layerlight import modes, persist
 from layerlight.runtime import forget_modules
-from layerlight.screens import ERR_DECK
+from layerlight.screens import ERR_DECK, pattern_room
 
 
 def load_config(storage, log=print):
@@ -68,6 +68,11 @@ def check_deck(dev, path):
         deck = Deck(dev.hw.storage, path)
     except DeckError as e:
         dev.fail(ERR_DECK, str(e))
+        return False
+    w, h = dev.cfg["width"], dev.cfg["height"]
+    if deck.size > pattern_room(w, h):  # it would be drawn past the matrix's edge
+        dev.fail(ERR_DECK, "%s: size %d: a %dx%d pattern is too big for the %dx%d matrix"
+                 % (path, deck.size, deck.size, deck.size, w, h))
         return False
     dev.deck_path = path
     dev.deck_crc = deck.crc

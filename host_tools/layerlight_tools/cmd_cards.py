@@ -121,7 +121,8 @@ def pattern_too_big(n, width, height):
     """One line when an n x n mission pattern cannot show on a width x height matrix, else None:
     the race screen (screens.Layout) gives each cell whole LEDs inside a 1-LED frame kept for
     the sand ring. `sim --deck` and the web page's Your box say it."""
-    room = min(width, height) - 2
+    from layerlight.screens import pattern_room
+    room = pattern_room(width, height)
     if n > room:
         return ("size %d: a %dx%d pattern is too big for the %dx%d matrix (at most %d cells a side leave the "
                 "sand ring its frame)" % (n, n, n, width, height, room))
