@@ -150,7 +150,7 @@ hardware: $(STAMP) $(OPENSCAD)
 	xvfb-run -a openscad -o hardware/enclosure/preview.png --imgsize=1200,900 \
 		--camera=0,-40,20,55,0,25,700 --colorscheme=Tomorrow hardware/enclosure/layerlight.scad
 	xvfb-run -a openscad -o hardware/enclosure/inside.png --imgsize=1200,900 -D 'part="inside"' \
-		--camera=0,-60,0,50,0,20,620 --colorscheme=Tomorrow hardware/enclosure/layerlight.scad
+		--camera=10,-10,0,38,0,30,760 --colorscheme=Tomorrow hardware/enclosure/layerlight.scad
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .hypothesis build

@@ -12,7 +12,7 @@
 //
 // Parts to print: part = "base", "lid", "grid" (render each to STL on its
 // own, e.g. openscad -D 'part="lid"' -D cells=32 -o lid.stl layerlight.scad),
-// or "assembly" for the picture. `make hardware` renders preview.png with
+// "assembly" for the picture, or "inside" for the open box with its boards. `make hardware` renders preview.png with
 // Debian's openscad; tests/test_enclosure.py renders the parts and checks
 // that they fit. Units: mm. Axes: x to P4 (right), y to P3 (back), z up.
 
@@ -69,7 +69,7 @@ dc_in = cells >= 32;
 dc_jack_hole = 8;       // panel-mount 5.5 x 2.1 mm jack with an M8 thread (BOM): check yours
 fuse_hole = 12;         // panel-mount 5 x 20 mm fuse holder with an M12 thread (BOM): check yours
 /* [Output] */
-part = "assembly";      // assembly | base | lid | grid
+part = "assembly";      // assembly | inside | base | lid | grid
 explode = 0;            // lifts the lid and grid in the assembly
 
 $fn = 64;
@@ -289,7 +289,37 @@ module assembly() {
         rotate([90, 0, 0]) arcade_button(control_hole, ["#f4f4f4", "#111111"][k]);
 }
 
+// the boards in their places, for the picture of the open box (the tests model them on their own)
+module pico_model() {
+    color("#1e7b3a") translate([pico_x - 10.5, pico_y - pico_l / 2, pico_z]) cube([21, pico_l, 1]);
+    color("#222222") for (sx = [-1, 1])
+        translate([pico_x + sx * 8.89 - 1.27, pico_y - 25.4, pico_z - pico_header]) cube([2.54, 50.8, pico_header]);
+    color("#c0c0c0") translate([pico_x - 4, pico_mouth, pico_z + 1]) cube([8, 5.5, 3]);
+    color("#333333") translate([pico_x - 1.75, pico_y - 5, pico_z + 1]) cube([7, 7, 1]);  // the RP2040
+}
+
+module perfboard_model() {
+    z = floor_t + perf_ledge;
+    color("#c8a165") translate([-perfboard[0] / 2, -perfboard[1] / 2, z]) cube(perfboard);
+    color("#222222") translate([-10, -4, z + perfboard[2]]) cube([19, 7.6, 4]);       // the 74AHCT125
+    color("#2a6fdb") translate([16, -12, z + perfboard[2]]) cube([15, 8, 10]);        // a terminal block
+}
+
+module breakout_model() {
+    z = floor_t + breakout_z;
+    color("#111111") translate([breakout_x - breakout[0] / 2, breakout_y - breakout[1] / 2, z]) cube(breakout);
+    color("#c0c0c0") translate([breakout_x - 4.5, inner - usb_plug_gap - 7.35, z + breakout[2]]) cube([9, 7.35, 3.26]);
+}
+
+module inside() {
+    color("#3b3f47") base();
+    pico_model();
+    perfboard_model();
+    if (!dc_in) breakout_model();
+}
+
 if (part == "base") base();
 else if (part == "lid") lid();
 else if (part == "grid") grid();
+else if (part == "inside") inside();
 else assembly();
