@@ -163,9 +163,10 @@ def hole_diameters(mesh, origin, normal, centres, radius):
 
 
 def button_bodies(layout):
-    """What the buttons take inside the box: under each player hole, behind A and B."""
+    """What the buttons take inside the box: under each player hole down to the floor (the
+    microswitch, the crimped wires on its tabs, and a hand to reach them), behind A and B."""
     top, depth, inner = layout["height"], layout["button_depth"], layout["inner"]
-    bodies = [cylinder(layout["player_hole"] + BUTTON_BODY, [x, y, top - depth], [x, y, top])
+    bodies = [cylinder(layout["player_hole"] + BUTTON_BODY, [x, y, 0], [x, y, top])
               for x, y in layout["player_holes"]]
     bodies += [cylinder(layout["control_hole"] + BUTTON_BODY, [x, -inner, z], [x, -inner + depth, z])
                for x, z in layout["control_holes"]]
