@@ -230,7 +230,7 @@ def test_the_lid_closes_on_the_base(parts):
     closed = lid.copy().apply_translation([0, 0, layout["lid_z"]])
     assert overlap(base, closed) < 1.0, "the lid runs into the base when closed (its lip through the screw posts?)"
     # and its lip locates it: pushed 1 mm sideways, the lip meets the wall
-    assert overlap(base, closed.copy().apply_translation([1.0, 0, 0])) > 10.0
+    assert overlap(base, closed.copy().apply_translation([1.0, 0, 0])) > 10.0, "no lip locates the lid"
 
 
 def test_button_holes_are_the_datasheet_size_plus_the_tolerance(parts):
