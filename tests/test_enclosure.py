@@ -84,7 +84,7 @@ def parse_layout(text):
 
 
 def render(part, cells, version):
-    """(mesh, layout) of one part, from build/enclosure/ when the .scad has not changed."""
+    """(its folder, (mesh, layout)) of one part, from build/enclosure/ when the .scad has not changed."""
     with open(SCAD, "rb") as f:
         source = f.read()
     key = hashlib.sha256(source + repr((part, cells, version)).encode()).hexdigest()[:20]
@@ -102,7 +102,7 @@ def render(part, cells, version):
         os.replace(tmp, layout_path)
     with open(layout_path) as f:
         layout = json.load(f)
-    return trimesh.load(stl, force="mesh"), layout
+    return folder, (trimesh.load(stl, force="mesh"), layout)
 
 
 @pytest.fixture(scope="session")
@@ -112,7 +112,12 @@ def parts():
         pytest.fail("%s is not on PATH: `make test` installs it (apt-get install openscad)" % OPENSCAD)
     with ThreadPoolExecutor(max_workers=2) as pool:
         done = list(pool.map(lambda r: render(r[1], r[2], version), RENDERS))
-    return {name: result for (name, _, _), result in zip(RENDERS, done)}
+    # the renders of an older .scad are not needed any more
+    keep = {folder for folder, _ in done}
+    for name in os.listdir(CACHE):
+        if os.path.join(CACHE, name) not in keep:
+            shutil.rmtree(os.path.join(CACHE, name), ignore_errors=True)
+    return {name: result for (name, _, _), (_, result) in zip(RENDERS, done)}
 
 
 # --- geometry helpers -------------------------------------------------------------------------------
