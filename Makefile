@@ -116,6 +116,13 @@ $(CHROMIUM):
 
 test: $(CHROMIUM)
 
+# Debian's openscad, for the enclosure's test (tests/test_enclosure.py renders the parts to STL)
+OPENSCAD := /usr/bin/openscad
+$(OPENSCAD):
+	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y openscad
+
+test: $(OPENSCAD)
+
 # the UF2 where its source is at hand (../shared/micropython, or MICROPYTHON=a tree):
 # without it the UF2's tests skip (tests/uf2_fixture.py), as the emulated Pico's do
 # without ../shared/rp2, and `make test` still runs everything else
@@ -137,12 +144,13 @@ cards: $(STAMP)
 # power model, and the enclosure's preview by Debian's openscad (installed when
 # missing; xvfb-run gives it the display it needs on a server).
 .PHONY: hardware
-hardware: $(STAMP)
+hardware: $(STAMP) $(OPENSCAD)
 	$(VENV)/bin/layerlight hardware
-	command -v openscad >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y openscad)
 	command -v xvfb-run >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y xvfb xauth)
 	xvfb-run -a openscad -o hardware/enclosure/preview.png --imgsize=1200,900 \
 		--camera=0,-40,20,55,0,25,700 --colorscheme=Tomorrow hardware/enclosure/layerlight.scad
+	xvfb-run -a openscad -o hardware/enclosure/inside.png --imgsize=1200,900 -D 'part="inside"' \
+		--camera=10,-10,0,38,0,30,760 --colorscheme=Tomorrow hardware/enclosure/layerlight.scad
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .hypothesis build

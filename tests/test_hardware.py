@@ -189,7 +189,11 @@ def test_wokwi_wiring_is_where_the_pin_map_says():
         return any(end in pr and any(x.startswith("pico:GND.") for x in pr) for pr in pairs)
 
     assert wired("pico:GP%d" % pico["matrix_pin"], "matrix:DIN")
-    assert wired("matrix:VCC", "pico:VBUS")
+    # the matrix's 5 V from the supply as the wiring diagram says, never from the Pico's VBUS
+    # (a PC's USB port when a builder copies the diagram)
+    supplies = {p["id"] for p in d["parts"] if p["type"] == "wokwi-vcc"}
+    assert any(wired("matrix:VCC", s + ":VCC") for s in supplies)
+    assert not any("pico:VBUS" in pr for pr in pairs), "nothing may hang on the Pico's VBUS"
     assert to_ground("matrix:GND")
     for name in boards.BUTTON_NAMES:
         bid = "btn_" + name.lower()
@@ -228,8 +232,9 @@ def test_enclosure_model_and_preview():
         assert module in scad
     for param in ("cells = 16;", "pitch = 10;", "player_hole", "control_hole", 'part = "assembly";'):
         assert param in scad
-    with open(os.path.join(HW, "enclosure", "preview.png"), "rb") as f:
-        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+    for picture in ("preview.png", "inside.png"):
+        with open(os.path.join(HW, "enclosure", picture), "rb") as f:
+            assert f.read(8) == b"\x89PNG\r\n\x1a\n", picture
     with open(os.path.join(REPO, "Makefile"), encoding="utf-8") as f:
         make = f.read()
     assert re.search(r"^hardware:", make, re.M) and "openscad" in make and ".PHONY: hardware" in make
@@ -240,6 +245,41 @@ def test_assembly_guide_covers_the_pitfalls():
     for topic in ("level shifting", "74ahct125", "1000 uf", "330 ohm", "pixel 0", "serpentine",
                   "power injection", "pull-up", "gnd"):
         assert topic in guide, topic
+
+
+def test_the_build_docs_agree_on_where_each_part_goes():
+    """The resistor and the capacitor at the matrix's input (Adafruit's NeoPixel Uberguide),
+    the 74AHCT125's unused enables tied (TI's datasheet), in the BOM, the guide and the
+    diagram alike."""
+    guide = read("ASSEMBLY.md")
+    step1 = guide.split("## 1.", 1)[1].split("\n## ", 1)[0]
+    on_the_board = step1.split("\n\n")[1]   # the paragraph that lists what goes on the perfboard
+    assert "74AHCT125" in on_the_board and "1N5819" in on_the_board
+    assert "do **not** go there" in on_the_board and "matrix's end" in on_the_board
+    rows = {r["part"]: r for r in hwdocs.read_bom()}
+    perf = next(r for p, r in rows.items() if p.startswith("perfboard"))
+    assert "resistor" not in perf["notes"] and "1000" not in perf["notes"]
+    assert "matrix's end" in rows["330 ohm resistor 1/4 W"]["notes"]
+    assert "matrix's power input" in rows["1000 uF electrolytic capacitor 16 V"]["notes"]
+    # the unused buffers' enables 2OE, 3OE, 4OE are pins 4, 10, 13: named in the guide, the BOM, the diagram
+    assert "2OE, 3OE, 4OE (pins 4, 10, 13)" in " ".join(step1.split())
+    assert "4, 5, 9, 10, 12, 13" in rows["74AHCT125 quad buffer (DIP-14)"]["notes"]
+    svg = read("wiring-pico.svg")
+    assert "2OE/3OE/4OE (pins 4, 10, 13) to GND" in svg
+
+
+def test_the_bom_buzzer_is_passive_and_the_32x32_wire_is_listed():
+    rows = hwdocs.read_bom()
+    buzzer = next(r for r in rows if "piezo" in r["part"])
+    # PUI's AI- series are audio indicators with their own driver (active): a passive part here
+    assert "AI-1223" not in buzzer["example"] and "PS1240P02BT" in buzzer["example"]
+    # every wire gauge 32x32.md asks for is in the 32x32 list
+    doc = read("32x32.md")
+    listed = " ".join(r["part"] + " " + r["notes"] for r in hwdocs.bom_rows(rows, "32x32"))
+    for gauge in set(re.findall(r"\b(\d\d) AWG", doc)):
+        assert "%s AWG" % gauge in listed, gauge
+    fuse = [r for r in hwdocs.bom_rows(rows, "32x32") if re.search(r"\bfuse\b", r["part"])]
+    assert fuse and "panel-mount" in fuse[0]["part"], "the box has a hole for the fuse holder"
 
 
 # --- the 32x32 build from panels ----------------------------------------------------

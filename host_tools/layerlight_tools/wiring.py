@@ -95,7 +95,7 @@ def connections(profile_name):
         "function": "matrix data",
         "signal": "matrix_pin",
         "pin": p["matrix_pin"],
-        "to": "74AHCT125 1A (pin 2); its 1Y (pin 3) -> 330 ohm -> matrix DIN",
+        "to": "74AHCT125 1A (pin 2); its 1Y (pin 3) -> data wire -> 330 ohm at the matrix's end -> matrix DIN",
     }]
     for name in boards.BUTTON_NAMES:
         rows.append({
@@ -289,9 +289,10 @@ def wiring_svg(profile_name, width=16, height=16):
         note = "Power: " + pw["vin_how"] + "; join the Pi's GND and the supply's GND."
     notes = [note,
              "Buttons: one contact to the pin, the other to GND (arcade microswitch: COM to GND, NO to the pin).",
-             "Matrix: 5 V and GND straight from the supply, not through the controller; 1000 uF across them.",
-             "74AHCT125: VCC (pin 14) 5 V, GND (pin 7); unused inputs 2A/3A/4A (pins 5, 9, 12) to GND; "
-             "0.1 uF across VCC-GND."]
+             "Matrix: 5 V and GND straight from the supply, not through the controller; 1000 uF across them and "
+             "the 330 ohm in DIN, both at the matrix's input.",
+             "74AHCT125: VCC (pin 14) 5 V, GND (pin 7), 0.1 uF across them; the unused buffers' inputs 2A/3A/4A "
+             "(pins 5, 9, 12) and enables 2OE/3OE/4OE (pins 4, 10, 13) to GND: no input left floating."]
     ny = gnd_y + 84
     for i, n in enumerate(notes):
         out.append(_text(30, ny + 17 * i, n, 12, fill="#333"))
@@ -399,6 +400,8 @@ def panels_svg(example):
              "chained).",
              "Red/black: an 18 AWG pair from the bus to every panel's own 5 V and GND; the controller's GND joins "
              "the bus.",
+             "The bus: 16 AWG from the DC jack through the 10 A fuse (both in the box's back wall); it carries the "
+             "whole current.",
              "layerlight.json: %s" % json.dumps({"panels": p})]
     for i, n in enumerate(notes):
         out.append(_text(30, ny + 18 * i, n, 12, fill="#333"))
@@ -431,6 +434,7 @@ WOKWI_PART_PINS = {
     "wokwi-neopixel-matrix": ["GND", "VCC", "DIN", "DOUT"],
     "wokwi-pushbutton": ["1.l", "2.l", "1.r", "2.r"],
     "wokwi-buzzer": ["1", "2"],  # 1: minus (black lead), 2: plus (red lead)
+    "wokwi-vcc": ["VCC"],        # a 5 V supply symbol: the box's own supply
 }
 # where the buttons sit around the matrix: each player's button faces their seat
 _WOKWI_PLACES = {"P1": (380, 460), "P2": (60, 170), "P3": (380, -110), "P4": (700, 170),
@@ -449,9 +453,12 @@ def wokwi_diagram(profile_name="pico", width=16, height=16):
         {"type": "wokwi-neopixel-matrix", "id": "matrix", "top": 40, "left": 200,
          "attrs": {"rows": str(height), "cols": str(width), "matrixLayout": "serpentine"}},
     ]
+    # the matrix takes its 5 V from the supply, as the wiring diagram says, never from the
+    # Pico's VBUS (which a builder copying the diagram would feed from a PC's USB port)
+    parts.append({"type": "wokwi-vcc", "id": "supply_5v", "top": -60, "left": 330, "attrs": {}})
     conns = [
         ["pico:GP%d" % p["matrix_pin"], "matrix:DIN", "green", []],
-        ["matrix:VCC", "pico:VBUS", "red", []],
+        ["matrix:VCC", "supply_5v:VCC", "red", []],
         ["matrix:GND", gnds[7], "black", []],
     ]
     for i, name in enumerate(boards.BUTTON_NAMES):
