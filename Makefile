@@ -183,6 +183,13 @@ test: $(STAMP) $(NODE_STAMP)
 bench: $(STAMP) $(NODE_STAMP) $(UF2_IF_SOURCE)
 	$(PY) tests/bench/run.py
 
+# the emulated power cuts at seeded moments, SOAK_SEEDS new seeds (make test cuts at a fixed
+# list); a reproducer line for every failure (tests/soak.py)
+SOAK_SEEDS ?= 10
+.PHONY: soak
+soak: $(STAMP) $(NODE_STAMP) $(UF2)
+	$(PY) tests/soak.py --seeds $(SOAK_SEEDS)
+
 # the UF2 a release attaches, named for the version frozen into it, and its SHA-256
 .PHONY: dist
 dist: $(UF2)
