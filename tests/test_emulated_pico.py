@@ -544,3 +544,28 @@ def test_the_uf2_onto_a_pico_flashed_on_stock_micropython(flashed, uf2_image, tm
         pico.close()
     assert "layerlight.json" in inside["root"]
     assert not {"main.py", "firmware"} & set(inside["root"]) and inside["rom"] == ["default.deck", "otlo.deck"]
+
+
+def test_an_emulator_that_logs_much_still_runs_to_the_time_asked(tmp_path):
+    """rp2040js logs to stderr (an unaligned read, say, which a real RP2040 faults on), and Node
+    writes to a pipe synchronously: the host reads it as it comes, or an emulator that logged
+    64 KB would stop dead mid-run and the host wait 600 s for a time it never reaches. Here a
+    UF2 of three instructions reads an unaligned word in a loop (tens of thousands of lines)."""
+    import threading
+    from layerlight_tools import uf2
+    from layerlight_tools.pico import emulator
+    _uf2, rom = rp2_files()
+    # ldr r0, [pc, #4]; loop: ldr r1, [r0]; b loop; nop; .word 0x20000001
+    code = bytes.fromhex("0148" "0168" "fde7" "00bf") + (0x20000001).to_bytes(4, "little")
+    path = tmp_path / "unaligned.uf2"
+    path.write_bytes(uf2.pack([(uf2.XIP_BASE, code.ljust(256, b"\0"), 0xE48BFF56)]))
+    pico = emulator.Pico(str(path), rom)
+    try:
+        ran = threading.Thread(target=pico.run_ms, args=(2,), daemon=True)
+        ran.start()
+        ran.join(120)
+        assert not ran.is_alive(), "the emulator stopped at t=%d us with its log unread" % pico.us
+        assert pico.us >= 2000
+        assert any("not 32 bit aligned" in line for line in pico.stderr_tail)
+    finally:
+        pico.close()
