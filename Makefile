@@ -67,7 +67,7 @@ MICROPYTHON := $(MPY_CLONE)
 endif
 # what a goal that builds the UF2 needs: checked when it is asked for (make test does not ask
 # unless the source is at hand, see UF2_IF_SOURCE), each failure one line
-UF2_GOALS := $(filter uf2 uf2-pico2 dist build/% dist/%,$(MAKECMDGOALS))
+UF2_GOALS := $(filter uf2 uf2-pico2 dist soak build/% dist/%,$(MAKECMDGOALS))
 ifneq ($(UF2_GOALS),)
 ifeq ($(MPY_SOURCE),dir)
 ifeq ($(wildcard $(MICROPYTHON)/ports/rp2/Makefile),)
