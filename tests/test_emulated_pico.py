@@ -447,10 +447,10 @@ def after_power_on(flashed, image, lines, seed=1, game=None, players=0):
 # same every run. Each plays the script again on its own emulated Pico (two at a time), so the
 # lists are what a run can afford; `make soak` cuts seeded moments instead, as many as asked.
 # A game's save: mid-erase, the first and last page program cut part done, and between two
-# writes (after the first program, and after the erase).
-SAVE_MOMENTS = [("erase", 0, "mid"), ("program", 0, "mid"), ("program", -1, "mid"),
-                ("program", 0, "gap"), ("erase", 0, "gap")]
-# leaving a result: the play log's append, then the saved game's removal
+# writes (after the first program).
+SAVE_MOMENTS = [("erase", 0, "mid"), ("program", 0, "mid"), ("program", -1, "mid"), ("program", 0, "gap")]
+# leaving a result: the play log's append (its first writes), then the saved game's removal
+# (the last), and between the first two writes
 LOGGED_MOMENTS = [("erase", 0, "mid"), ("program", 0, "mid"), ("program", -1, "mid"), ("write", 0, "gap")]
 # seeded moments a seed (make soak)
 CUTS_SAVE = 4
