@@ -569,3 +569,25 @@ def test_an_emulator_that_logs_much_still_runs_to_the_time_asked(tmp_path):
         assert any("not 32 bit aligned" in line for line in pico.stderr_tail)
     finally:
         pico.close()
+
+
+def test_a_chip_asleep_with_nothing_to_wake_it_still_lets_the_time_asked_pass(tmp_path):
+    """A chip asleep (WFI) with no alarm to come: its time runs on to the time asked (the host
+    then sees a device that does not answer, in emulated time), rather than the emulator
+    spinning with time stood still and the host waiting 600 s of wall time."""
+    import threading
+    from layerlight_tools import uf2
+    from layerlight_tools.pico import emulator
+    _uf2, rom = rp2_files()
+    code = bytes.fromhex("72b6" "30bf" "fee7")  # cpsid i; wfi; b . (nothing set up to wake it)
+    path = tmp_path / "asleep.uf2"
+    path.write_bytes(uf2.pack([(uf2.XIP_BASE, code.ljust(256, b"\0"), 0xE48BFF56)]))
+    pico = emulator.Pico(str(path), rom)
+    try:
+        ran = threading.Thread(target=pico.run_ms, args=(50,), daemon=True)
+        ran.start()
+        ran.join(60)
+        assert not ran.is_alive(), "the emulator's time stood still at t=%d us" % pico.us
+        assert pico.us >= 50000
+    finally:
+        pico.close()
