@@ -167,7 +167,8 @@ class Pico:
                     raise UserError("the emulated Pico stopped while waiting for %s: %s" % (what, self.dead))
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise UserError("the emulated Pico did not get to %s in %d s" % (what, timeout))
+                    said = "; the emulator last said: %s" % self.stderr_tail[-1] if self.stderr_tail else ""
+                    raise UserError("the emulated Pico did not get to %s in %d s%s" % (what, timeout, said))
                 self.cond.wait(left)
 
     # ------------------------------------------------------------ time and pins
