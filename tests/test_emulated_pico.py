@@ -449,9 +449,10 @@ def after_power_on(flashed, image, lines, seed=1, game=None, players=0):
 # A game's save: mid-erase, the first and last page program cut part done, and between two
 # writes (after the first program).
 SAVE_MOMENTS = [("erase", 0, "mid"), ("program", 0, "mid"), ("program", -1, "mid"), ("program", 0, "gap")]
-# leaving a result: the play log's append (its first writes), then the saved game's removal
-# (the last), and between the first two writes
-LOGGED_MOMENTS = [("erase", 0, "mid"), ("program", 0, "mid"), ("program", -1, "mid"), ("write", 0, "gap")]
+# leaving a result: the play log's append (its first page program), the saved game's removal
+# (the last), and between two writes; these writes are page programs only (no sector erase:
+# a save's erases are cut above)
+LOGGED_MOMENTS = [("program", 0, "mid"), ("program", -1, "mid"), ("program", 1, "gap")]
 # seeded moments a seed (make soak)
 CUTS_SAVE = 4
 CUTS_LOGGED = 2
