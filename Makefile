@@ -31,26 +31,71 @@ sim-web: $(STAMP) $(NODE_STAMP)
 	$(VENV)/bin/layerlight sim --web $(ARGS)
 
 # --- the Layerlight UF2: MicroPython v1.28 for the Pico with the firmware frozen in --------
-# `make uf2` unpacks ../shared/micropython's source tarball under build/ and builds the
-# rp2 port for uf2/boards/LAYERLIGHT_PICO (RPI_PICO plus a ROMFS partition for the decks)
-# with uf2/manifest.py frozen in; layerlight_tools.uf2 adds the decks' ROMFS image.
-# MICROPYTHON=DIR builds from another tree (a checkout of the v1.28.0 tag with its
-# submodules). With nothing changed it does nothing: the port is only rebuilt when a
-# firmware file, a manifest, a board file, a deck or the version changed.
+# `make uf2` builds the rp2 port of MicroPython v1.28.0 for uf2/boards/LAYERLIGHT_PICO (RPI_PICO
+# plus a ROMFS partition for the decks) with uf2/manifest.py frozen in; layerlight_tools.uf2
+# adds the decks' ROMFS image. MicroPython's source comes from, in order:
+#   MICROPYTHON=DIR   a checkout of the v1.28.0 tag with its submodules (built in place);
+#   MPY_TARBALL=FILE  a source tarball (mpsrc-v1.28.0.tar.xz, unpacked under build/); by
+#                     default the one beside the repository, where it exists;
+#   neither           a shallow clone of the tag (and the rp2 port's submodules) into build/,
+#                     which needs the network once; pico-sdk then downloads and builds its
+#                     host picotool too (the tarball brings picotool's source instead).
+# Offline with none of them it stops with one line naming the three. With nothing changed
+# it does nothing: the port is only rebuilt when a firmware file, a manifest, a board file,
+# a deck or the version changed.
 # `make uf2-pico2`: the same for the Pico 2 (RP2350), build/layerlight-pico2.uf2.
-MPY_TARBALL ?= ../shared/micropython/mpsrc-v1.28.0.tar.xz
-MICROPYTHON ?= build/mpsrc
+# `make dist`: dist/layerlight-pico-VERSION.uf2 and its .sha256, the files a release attaches.
+MPY_TAG := v1.28.0
+MPY_TARBALL ?= ../shared/micropython/mpsrc-$(MPY_TAG).tar.xz
+MPY_GIT_URL ?= https://github.com/micropython/micropython.git
+GIT ?= git
+MPY_CLONE := build/micropython-$(MPY_TAG)
+MPY_NO_SOURCE := make uf2 needs MicroPython $(MPY_TAG)'s source: give MICROPYTHON=DIR (a checkout of \
+	the $(MPY_TAG) tag with its submodules), MPY_TARBALL=FILE (mpsrc-$(MPY_TAG).tar.xz), or the \
+	network to clone $(MPY_GIT_URL) into build/
+ifneq ($(MICROPYTHON),)
+MPY_SOURCE := dir
+else ifneq ($(wildcard $(MPY_TARBALL)),)
+MPY_SOURCE := tarball
+MICROPYTHON := build/mpsrc
+else ifneq ($(filter command line environment,$(origin MPY_TARBALL)),)
+MPY_SOURCE := missing
+MICROPYTHON := build/mpsrc
+else
+MPY_SOURCE := clone
+MICROPYTHON := $(MPY_CLONE)
+endif
+# what a goal that builds the UF2 needs: checked when it is asked for (make test does not ask
+# unless the source is at hand, see UF2_IF_SOURCE), each failure one line
+UF2_GOALS := $(filter uf2 uf2-pico2 dist soak build/% dist/%,$(MAKECMDGOALS))
+ifneq ($(UF2_GOALS),)
+ifeq ($(MPY_SOURCE),dir)
+ifeq ($(wildcard $(MICROPYTHON)/ports/rp2/Makefile),)
+$(error MICROPYTHON=$(MICROPYTHON) is not a MicroPython source tree (no ports/rp2/Makefile there))
+endif
+else ifeq ($(MPY_SOURCE),missing)
+$(error MPY_TARBALL=$(MPY_TARBALL): no such file ($(MPY_NO_SOURCE)))
+else ifeq ($(MPY_SOURCE),clone)
+ifeq ($(wildcard $(MPY_CLONE)/.cloned),)
+# the network, asked once before anything is cloned (no answer in 60 s counts as offline)
+ifneq ($(shell timeout 60 $(GIT) ls-remote --exit-code $(MPY_GIT_URL) refs/tags/$(MPY_TAG) >/dev/null 2>&1 && echo yes),yes)
+$(error offline: $(MPY_NO_SOURCE))
+endif
+endif
+endif
+endif
 UF2_JOBS ?= 2
 UF2 ?= build/layerlight-pico.uf2
 UF2_PICO2 := build/layerlight-pico2.uf2
 MPY_DIR := $(abspath $(MICROPYTHON))
-MPY_UNPACKED := $(if $(filter build/mpsrc,$(MICROPYTHON)),build/mpsrc/.unpacked)
+# the step that brings the source: the tarball unpacked or the tag cloned (a tree given: none)
+MPY_UNPACKED := $(if $(filter tarball missing,$(MPY_SOURCE)),build/mpsrc/.unpacked,$(if $(filter clone,$(MPY_SOURCE)),$(MPY_CLONE)/.cloned))
 MPY_CROSS := $(MPY_DIR)/mpy-cross/build/mpy-cross
 # pico-sdk 2.x needs a host picotool; the tarball brings its source (without it cmake
 # would download one). A tree without offline-tools/picotool leaves that to pico-sdk.
 PICOTOOL_SRC := $(MPY_DIR)/offline-tools/picotool
 PICOTOOL_DIR := $(MPY_DIR)/offline-tools/picotool-install/picotool
-PICOTOOL := $(if $(wildcard $(PICOTOOL_SRC))$(MPY_UNPACKED),$(PICOTOOL_DIR)/picotool)
+PICOTOOL := $(if $(wildcard $(PICOTOOL_SRC))$(filter tarball,$(MPY_SOURCE)),$(PICOTOOL_DIR)/picotool)
 # Debian's Arm toolchain (installed when missing, with cmake, a host compiler and xz, before
 # anything is unpacked or built); libstdc++ for the C++ file pico-sdk compiles
 ARM_GCC := /usr/bin/arm-none-eabi-gcc
@@ -70,6 +115,15 @@ build/mpsrc/.unpacked: $(MPY_TARBALL) | $(ARM_GCC)
 	rm -rf build/mpsrc
 	mkdir -p build
 	tar -xJf $(MPY_TARBALL) -C build
+	touch $@
+
+# the tag alone (--depth 1), then the submodules the rp2 port needs (pico-sdk, tinyusb, mbedtls,
+# micropython-lib: its own `make submodules`, which asks cmake and so needs the toolchain)
+$(MPY_CLONE)/.cloned: | $(ARM_GCC)
+	rm -rf $(MPY_CLONE)
+	mkdir -p build
+	$(GIT) -c advice.detachedHead=false clone --depth 1 --branch $(MPY_TAG) $(MPY_GIT_URL) $(MPY_CLONE)
+	$(SUBMAKE) -C $(MPY_CLONE)/ports/rp2 submodules
 	touch $@
 
 $(ARM_GCC) $(ARM_LIBSTDCXX):
@@ -123,10 +177,10 @@ $(OPENSCAD):
 
 test: $(OPENSCAD)
 
-# the UF2 where its source is at hand (../shared/micropython, or MICROPYTHON=a tree):
-# without it the UF2's tests skip (tests/uf2_fixture.py), as the emulated Pico's do
-# without ../shared/rp2, and `make test` still runs everything else
-UF2_IF_SOURCE := $(if $(wildcard $(MPY_TARBALL))$(filter-out build/mpsrc,$(MICROPYTHON)),$(UF2))
+# the UF2 where its source is at hand (a tarball, or MICROPYTHON=a tree), never a clone: a
+# fresh clone with neither runs everything else and the UF2's tests skip (tests/uf2_fixture.py),
+# as the emulated Pico's do without ../shared/rp2; `make uf2` first, and they run
+UF2_IF_SOURCE := $(if $(filter tarball dir,$(MPY_SOURCE)),$(UF2))
 
 test: $(UF2_IF_SOURCE)
 
@@ -135,6 +189,18 @@ test: $(STAMP) $(NODE_STAMP)
 
 bench: $(STAMP) $(NODE_STAMP) $(UF2_IF_SOURCE)
 	$(PY) tests/bench/run.py
+
+# the emulated power cuts at seeded moments, SOAK_SEEDS new seeds (make test cuts at a fixed
+# list); a reproducer line for every failure (tests/soak.py)
+SOAK_SEEDS ?= 10
+.PHONY: soak
+soak: $(STAMP) $(NODE_STAMP) $(UF2)
+	$(PY) tests/soak.py --seeds $(SOAK_SEEDS)
+
+# the UF2 a release attaches, named for the version frozen into it, and its SHA-256
+.PHONY: dist
+dist: $(UF2)
+	$(PY) -m layerlight_tools.uf2 dist $(UF2) --version-module $(VERSION_PY) -o dist
 
 cards: $(STAMP)
 	$(VENV)/bin/layerlight cards build host_tools/sets/default.toml -o firmware/decks/default.deck
@@ -153,4 +219,4 @@ hardware: $(STAMP) $(OPENSCAD)
 		--camera=10,-10,0,38,0,30,760 --colorscheme=Tomorrow hardware/enclosure/layerlight.scad
 
 clean:
-	rm -rf $(VENV) node_modules .pytest_cache .hypothesis build
+	rm -rf $(VENV) node_modules .pytest_cache .hypothesis build dist

@@ -214,3 +214,59 @@ def in_flight_done(storage, name):
         return False  # that save finished; the cut struck after it
     return any(k == "write" for k, n in steps[opened:struck])
 
+
+
+# --- cuts on the emulated flash chip (tests/test_emulated_pico.py): moments named by write
+# kind and index, the same every run; a seeded sample of moments for `make soak`
+
+# where in a write: "mid" half way through its busy time (the program or erase left part
+# done), "gap" half way from its end to the start of the next write (between two writes)
+WHERE = ("mid", "gap")
+
+
+def moment(writes, ops, kind, index, where):
+    """(write number, us into it) of a named moment among the flash writes `writes` (a clean
+    run's numbers; ops: its flash events {n: {"us", "kind", "busy_us"}}): the index-th write of
+    that kind ("erase", "program" or "write" for either; negative from the last), `where` in it."""
+    mine = [n for n in writes if kind == "write" or ops[n]["kind"] == kind]
+    assert mine and -len(mine) <= index < len(mine), "no %s %d among writes %s" % (kind, index, writes)
+    n = mine[index]
+    busy = int(ops[n]["busy_us"])
+    if where == "mid":
+        return n, busy // 2
+    assert where == "gap", where
+    nxt = int(ops[n + 1]["us"] - ops[n]["us"]) if n + 1 in ops else busy * 3 // 2
+    assert nxt > busy, "write %d: the next began before it ended" % n
+    return n, (busy + nxt) // 2
+
+
+def named_moments(writes, ops, names):
+    """[(name, (write number, us into it))] for names like ("erase", 0, "mid")."""
+    return [("%s %d %s" % name, moment(writes, ops, *name)) for name in names]
+
+
+def seeded_moments(writes, ops, count, rng):
+    """`count` moments from a seeded rng (make soak): the middle of an erase and of a page program
+    at a random point (those the writes have), then anywhere from the start of a write to the
+    start of the next (between writes too)."""
+    out = []
+    kinds = ["erase", "program"]
+    rng.shuffle(kinds)
+    for kind in kinds:
+        mine = [n for n in writes if ops[n]["kind"] == kind]
+        if mine:
+            n = rng.choice(mine)
+            out.append(("%s seeded" % kind, (n, rng.randint(1, int(ops[n]["busy_us"]) - 1))))
+    while len(out) < count:
+        n = rng.choice(writes)
+        gap = int(ops[n + 1]["us"] - ops[n]["us"]) - 1 if n + 1 in ops else ops[n]["busy_us"] * 3 // 2
+        out.append(("seeded", (n, rng.randint(0, max(0, gap)))))
+    return out[:count]
+
+
+def cut_seeds():
+    """The seeds of LAYERLIGHT_CUT_SEED (comma-separated; make soak sets it): [None], the fixed
+    moments, when it is not set."""
+    import os
+    text = os.environ.get("LAYERLIGHT_CUT_SEED", "").strip()
+    return [int(s) for s in text.split(",") if s.strip()] or [None]

@@ -27,6 +27,7 @@ from layerlight import modes, persist
 from layerlight_tools import firmware_files, simcore
 from layerlight_tools.pico import session, target, wire
 
+import flash_cuts
 import pico_games
 from uf2_fixture import uf2_image  # noqa: F401 (a pytest fixture: the Layerlight UF2's flash image)
 
@@ -398,45 +399,32 @@ def check_cut(pico, cut):
         assert left is None or left["done"] == left["size"], (cut, struck)
 
 
-def cut_moments(writes, ops, count, rng):
-    """`count` moments to cut across the flash writes `writes` (ops: a clean run's flash events):
-    first the middle of an erase and the middle of a page program (in a random order, those the
-    writes have), then anywhere from the start of a write to the start of the next (between
-    writes too)."""
-    out = []
-    kinds = ["erase", "program"]
-    rng.shuffle(kinds)
-    for kind in kinds:
-        mine = [n for n in writes if ops[n]["kind"] == kind]
-        if mine:
-            n = rng.choice(mine)
-            out.append((n, rng.randint(1, int(ops[n]["busy_us"]) - 1)))
-    while len(out) < count:
-        n = rng.choice(writes)
-        gap = int(ops[n + 1]["us"] - ops[n]["us"]) - 1 if n + 1 in ops else ops[n]["busy_us"] * 3 // 2
-        out.append((n, rng.randint(0, max(0, gap))))
-    return out[:count]
+def moments_for(writes, ops, names, count, cut_seed):
+    """The moments to cut: the named ones (the same every run), or with a seed (make soak,
+    LAYERLIGHT_CUT_SEED) `count` seeded ones. [(name, (write number, us into it))]."""
+    if cut_seed is None:
+        return flash_cuts.named_moments(writes, ops, names)
+    return flash_cuts.seeded_moments(writes, ops, count, random.Random(cut_seed))
 
 
-def cut_seed():
-    """The seed of the moments cut: LAYERLIGHT_CUT_SEED, or a new one every run (printed, and in
-    every failure's message, to play a failure again)."""
-    seed = int(os.environ.get("LAYERLIGHT_CUT_SEED") or random.SystemRandom().randrange(1 << 30))
-    print("LAYERLIGHT_CUT_SEED=%d" % seed, flush=True)
-    return seed
+def where_cut(name, moment, writes, cut_seed):
+    seeded = "" if cut_seed is None else " (LAYERLIGHT_CUT_SEED=%d)" % cut_seed
+    return "cut %s at %s of writes %s%s" % (name, moment, writes, seeded)
 
 
 def cuts_played(flashed, tmp_path, moments, lines, seed, game, players, then):
-    """Each moment cut on its own copy of the image (two Picos at a time); then(image) reads
-    what the next power-on shows. Returns [(moment, then's answer)]."""
+    """Each moment ((name, (write, us))) cut on its own copy of the image (two Picos at a
+    time); then(image) reads what the next power-on shows. Returns [(name, moment, then's
+    answer)]."""
     def one(k):
+        name, at = moments[k]
         image = str(tmp_path / ("cut%d.bin" % k))
         shutil.copyfile(flashed["image"], image)
-        play_cut(flashed, image, lines, seed, game, players, moments[k])
+        play_cut(flashed, image, lines, seed, game, players, at)
         try:
-            return moments[k], then(image)
+            return name, at, then(image)
         except Exception as e:  # say which cut left the flash the next power-on stumbled on
-            raise AssertionError("after the cut at %s: %s" % (moments[k], e)) from e
+            raise AssertionError("after the cut %s at %s: %s" % (name, at, e)) from e
     with ThreadPoolExecutor(max_workers=2) as pool:
         return list(pool.map(one, range(len(moments))))
 
@@ -455,15 +443,25 @@ def after_power_on(flashed, image, lines, seed=1, game=None, players=0):
         pico.close()
 
 
-# cuts per test: each plays the script again on its own emulated Pico (two at a time), so the
-# count is what the whole run can afford (time attack's script is the longer)
+# The moments cut, named (kind, index among that kind's writes, where: flash_cuts.moment): the
+# same every run. Each plays the script again on its own emulated Pico (two at a time), so the
+# lists are what a run can afford; `make soak` cuts seeded moments instead, as many as asked.
+# A game's save: mid-erase, the first and last page program cut part done, and between two
+# writes (after the first program).
+SAVE_MOMENTS = [("erase", 0, "mid"), ("program", 0, "mid"), ("program", -1, "mid"), ("program", 0, "gap")]
+# leaving a result: the play log's append (its first page program), the saved game's removal
+# (the last), and between two writes; these writes are page programs only (no sector erase:
+# a save's erases are cut above)
+LOGGED_MOMENTS = [("program", 0, "mid"), ("program", -1, "mid"), ("program", 1, "gap")]
+# seeded moments a seed (make soak)
 CUTS_SAVE = 4
 CUTS_LOGGED = 2
 
 
-def test_a_power_cut_during_a_save_loses_no_saved_score(uf2_image, tmp_path):
+@pytest.mark.parametrize("cut_seed", flash_cuts.cut_seeds(), ids=lambda s: "fixed" if s is None else "seed%d" % s)
+def test_a_power_cut_during_a_save_loses_no_saved_score(uf2_image, tmp_path, cut_seed):
     """The power goes at several moments of the flash writes of a save that changed the scores
-    (mid-erase, mid-program, between writes; a seeded sample that changes from run to run);
+    (mid-erase, mid-program, between writes: SAVE_MOMENTS, or seeded ones under make soak);
     on the next boot the game resumes with the scores of that save or of the one before,
     never anything else, on real LittleFS (the Layerlight UF2)."""
     flashed = uf2_image
@@ -482,22 +480,22 @@ def test_a_power_cut_during_a_save_loses_no_saved_score(uf2_image, tmp_path):
     before = marks[-3][1]  # the writes made up to the line before the save's
     save = [n for us, n in writes if n > before and us <= marks[-1][0]]
     assert save, "the save made no flash write"
-    rng_seed = cut_seed()
-    moments = cut_moments(save, ops, CUTS_SAVE, random.Random(rng_seed))
+    moments = moments_for(save, ops, SAVE_MOMENTS, CUTS_SAVE, cut_seed)
 
     def resumed(image):
         return after_power_on(flashed, image, ["wait 100", "wait 50", "press A", "wait 100"])
-    for moment, reports in cuts_played(flashed, tmp_path, moments, head, seed, game, players, resumed):
-        where = "cut at %s of writes %s (LAYERLIGHT_CUT_SEED=%d)" % (moment, save, rng_seed)
+    for cut, moment, reports in cuts_played(flashed, tmp_path, moments, head, seed, game, players, resumed):
+        where = where_cut(cut, moment, save, cut_seed)
         assert reports[0]["choice"] == "RESUME", where + ": no game to resume"
         assert reports[-1]["game"] == game and reports[-1]["phase"] != "error", (where, reports[-1])
         assert reports[-1]["scores"] in allowed, (where, reports[-1]["scores"], allowed)
 
 
-def test_a_power_cut_while_a_game_is_logged_loses_nothing_and_logs_it_once(uf2_image, tmp_path):
+@pytest.mark.parametrize("cut_seed", flash_cuts.cut_seeds(), ids=lambda s: "fixed" if s is None else "seed%d" % s)
+def test_a_power_cut_while_a_game_is_logged_loses_nothing_and_logs_it_once(uf2_image, tmp_path, cut_seed):
     """Time attack to its result, then A: the record is appended to plays.log and the saved
-    game removed. The power goes at moments of those flash writes (mid-erase, mid-program;
-    seeded as above); on the next boot HISTORY holds the game exactly
+    game removed. The power goes at moments of those flash writes (mid-erase, mid-program,
+    between writes: LOGGED_MOMENTS, or seeded ones under make soak); on the next boot HISTORY holds the game exactly
     once (the saved game, still there, carries its record and its number: it is logged when the
     next mode starts, or seen to be logged already)."""
     flashed = uf2_image
@@ -512,13 +510,12 @@ def test_a_power_cut_while_a_game_is_logged_loses_nothing_and_logs_it_once(uf2_i
     before = marks[-3][1]  # the writes made up to the result, the line before A
     leaving = [n for us, n in writes if n > before]
     assert leaving, "leaving the result made no flash write"
-    rng_seed = cut_seed()
-    moments = cut_moments(leaving, ops, CUTS_LOGGED, random.Random(rng_seed))
+    moments = moments_for(leaving, ops, LOGGED_MOMENTS, CUTS_LOGGED, cut_seed)
 
     def history(image):  # the next mode to start: HISTORY, its first page
         return after_power_on(flashed, image, ["wait 100"], 1, "history", 0)[-1]
-    for moment, page in cuts_played(flashed, tmp_path, moments, lines, seed, game, players, history):
-        where = "cut at %s of writes %s (LAYERLIGHT_CUT_SEED=%d)" % (moment, leaving, rng_seed)
+    for cut, moment, page in cuts_played(flashed, tmp_path, moments, lines, seed, game, players, history):
+        where = where_cut(cut, moment, leaving, cut_seed)
         assert page["game"] == "history", where
         assert page["games"] == 1 and page["record"] == 1 and page["mode"] == game, (where, page)
         assert page["scores"] == marks[-3][2]["scores"], where
@@ -548,3 +545,50 @@ def test_the_uf2_onto_a_pico_flashed_on_stock_micropython(flashed, uf2_image, tm
         pico.close()
     assert "layerlight.json" in inside["root"]
     assert not {"main.py", "firmware"} & set(inside["root"]) and inside["rom"] == ["default.deck", "otlo.deck"]
+
+
+def test_an_emulator_that_logs_much_still_runs_to_the_time_asked(tmp_path):
+    """rp2040js logs to stderr (an unaligned read, say, which a real RP2040 faults on), and Node
+    writes to a pipe synchronously: the host reads it as it comes, or an emulator that logged
+    64 KB would stop dead mid-run and the host wait 600 s for a time it never reaches. Here a
+    UF2 of three instructions reads an unaligned word in a loop (tens of thousands of lines)."""
+    import threading
+    from layerlight_tools import uf2
+    from layerlight_tools.pico import emulator
+    _uf2, rom = rp2_files()
+    # ldr r0, [pc, #4]; loop: ldr r1, [r0]; b loop; nop; .word 0x20000001
+    code = bytes.fromhex("0148" "0168" "fde7" "00bf") + (0x20000001).to_bytes(4, "little")
+    path = tmp_path / "unaligned.uf2"
+    path.write_bytes(uf2.pack([(uf2.XIP_BASE, code.ljust(256, b"\0"), 0xE48BFF56)]))
+    pico = emulator.Pico(str(path), rom)
+    try:
+        ran = threading.Thread(target=pico.run_ms, args=(2,), daemon=True)
+        ran.start()
+        ran.join(120)
+        assert not ran.is_alive(), "the emulator stopped at t=%d us with its log unread" % pico.us
+        assert pico.us >= 2000
+        assert any("not 32 bit aligned" in line for line in pico.stderr_tail)
+    finally:
+        pico.close()
+
+
+def test_a_chip_asleep_with_nothing_to_wake_it_still_lets_the_time_asked_pass(tmp_path):
+    """A chip asleep (WFI) with no alarm to come: its time runs on to the time asked (the host
+    then sees a device that does not answer, in emulated time), rather than the emulator
+    spinning with time stood still and the host waiting 600 s of wall time."""
+    import threading
+    from layerlight_tools import uf2
+    from layerlight_tools.pico import emulator
+    _uf2, rom = rp2_files()
+    code = bytes.fromhex("72b6" "30bf" "fee7")  # cpsid i; wfi; b . (nothing set up to wake it)
+    path = tmp_path / "asleep.uf2"
+    path.write_bytes(uf2.pack([(uf2.XIP_BASE, code.ljust(256, b"\0"), 0xE48BFF56)]))
+    pico = emulator.Pico(str(path), rom)
+    try:
+        ran = threading.Thread(target=pico.run_ms, args=(50,), daemon=True)
+        ran.start()
+        ran.join(60)
+        assert not ran.is_alive(), "the emulator's time stood still at t=%d us" % pico.us
+        assert pico.us >= 50000
+    finally:
+        pico.close()

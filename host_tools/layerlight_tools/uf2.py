@@ -9,7 +9,10 @@ with the firmware frozen in through uf2/manifest.py, then calls this module:
         when it changes, so that make rebuilds nothing when nothing changed;
     python -m layerlight_tools.uf2 assemble --board-dir DIR --firmware FW.uf2 --decks DIR -o OUT.uf2
         the port's UF2 with a ROMFS image of the decks added at the board's ROMFS
-        partition (mounted at /rom on the board and read in place from flash).
+        partition (mounted at /rom on the board and read in place from flash);
+    python -m layerlight_tools.uf2 dist UF2 --version-module VERSION.py -o DIR
+        (`make dist`) DIR/layerlight-pico-VERSION.uf2, VERSION being the one frozen
+        into it, and beside it its SHA-256 (.sha256, as `sha256sum -c` reads it).
 
 The filesystem (LittleFS, where the table's settings, saved games, bests, play
 log and own decks live) starts where stock MicroPython's does; no block of the
@@ -249,6 +252,35 @@ def copy_to_bootsel(uf2_path, drives=None, out=print):
     return drive
 
 
+# ---------------------------------------------------------------- a release's files (make dist)
+
+
+def frozen_version(version_module_path):
+    """The VERSION the module layerlight_build (frozen into the UF2) holds."""
+    with open(version_module_path) as f:
+        found = re.search(r"^VERSION = '([^']+)'$", f.read(), re.M)
+    if not found:
+        raise UserError("%s holds no VERSION line: run `make uf2` again" % version_module_path)
+    return found.group(1)
+
+
+def dist(uf2_path, version, out_dir):
+    """Copies the UF2 to out_dir/layerlight-pico-VERSION.uf2 and writes its .sha256 beside it;
+    returns (the UF2's path, its SHA-256 in hex)."""
+    import hashlib
+    with open(uf2_path, "rb") as f:
+        blocks(f.read(), uf2_path)  # refuses what is not a whole UF2
+    os.makedirs(out_dir, exist_ok=True)
+    name = "layerlight-pico-%s.uf2" % version
+    out = os.path.join(out_dir, name)
+    shutil.copyfile(uf2_path, out + ".new")
+    os.replace(out + ".new", out)
+    with open(out, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    write_if_changed(out + ".sha256", "%s  %s\n" % (digest, name))
+    return out, digest
+
+
 # ---------------------------------------------------------------- the command line (make uf2)
 
 
@@ -263,10 +295,17 @@ def main(argv=None):
     a.add_argument("--firmware", required=True, help="the port's firmware.uf2")
     a.add_argument("--decks", required=True, help="folder of .deck files for the ROMFS")
     a.add_argument("-o", "--out", required=True)
+    d = sub.add_parser("dist", help="the UF2 named for its version, and its SHA-256, into a folder")
+    d.add_argument("uf2")
+    d.add_argument("--version-module", required=True, help="the layerlight_build.py frozen into it")
+    d.add_argument("-o", "--out", required=True, help="the folder (dist)")
     args = p.parse_args(argv)
     try:
         if args.cmd == "version":
             write_if_changed(args.out, version_module(project_version()))
+        elif args.cmd == "dist":
+            out, digest = dist(args.uf2, frozen_version(args.version_module), args.out)
+            print("%s\n%s.sha256: %s" % (out, out, digest))
         else:
             layout = board_layout(args.board_dir)
             with open(args.firmware, "rb") as f:

@@ -127,6 +127,19 @@ def draw_colour_total(game, fb, c, colour, value):
     else:
         fb.rect(0, h - 1, w, 1, colour)
     big_number(fb, value, (w - number_width(value, scale)) // 2, (h - font.GLYPH_H * scale) // 2, colour, scale)
+    if c < 6:  # a tab from the bottom edge at the colour's place on the board
+        bw = game.bar_w
+        colour_place(game, fb, c, h - 1 - (bw if w >= 16 else 1), colour)
+
+
+def colour_place(game, fb, c, y, colour):
+    """The colour's second cue, for an eye that cannot tell it from its neighbour: a mark at its
+    own place among the six, where its bar stands on the board (blue at the left, purple at the
+    right), bar-wide and as tall as wide, from row y down."""
+    bw = game.bar_w
+    fb.rect(game.bar_x0 + c * bw, y, bw, bw, colour)
+
+
 def draw_scores(game, fb, now):
     page = ((now - game.since) // SCORES_PAGE_MS) % 7
     if page < 6:
@@ -181,10 +194,13 @@ def draw_colour_choice(game, fb, now):
         for k in range(n):
             if k != i or (now // 300) % 2:
                 fb.rect(x0 + k, 5, 1, 1, LED[k] if k < 6 else GREY)
+        fb.rect(x0 + i, 4, 1, 1, screens.WHITE)  # the highlighted one marked by place, not only blinking
 
 
 def draw_entry(game, fb, now):
-    count_entry(fb, game.entry_value, game.entry_what, game.seat_colour(), now, LED[game.loop_colour])
+    c = game.loop_colour
+    count_entry(fb, game.entry_value, game.entry_what, game.seat_colour(), now, LED[c])
+    colour_place(game, fb, c, 0, LED[c])  # the loop's colour at its place, along the top
 
 
 def seat_square(fb, seat, along, total, q, colour):

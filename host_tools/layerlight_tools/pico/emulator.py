@@ -7,6 +7,7 @@ collected as it comes: the USB serial bytes, the WS2812 frames decoded from
 the matrix's data pin, the buzzer's frequency.
 """
 
+import collections
 import json
 import os
 import shutil
@@ -96,6 +97,11 @@ class Pico:
         self.connected = False
         self.dead = None
         self._acks = []
+        self.stderr_tail = collections.deque(maxlen=20)  # the emulator's last words (rp2040js errors)
+        # stderr read as it comes: Node writes to a pipe synchronously, so an emulator that
+        # logged 64 KB nobody read would stop dead in the middle of a run (a "hang")
+        self.err_reader = threading.Thread(target=self._read_stderr, daemon=True)
+        self.err_reader.start()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
         self._wait(lambda: self._acks and self._acks[0].get("ev") == "ready", "start")
@@ -135,9 +141,14 @@ class Pico:
                 else:
                     self._acks.append(ev)
                 self.cond.notify_all()
+        self.err_reader.join(timeout=5)
         with self.cond:
-            self.dead = self.proc.stderr.read().strip() or "the emulator stopped"
+            self.dead = "\n".join(self.stderr_tail).strip() or "the emulator stopped"
             self.cond.notify_all()
+
+    def _read_stderr(self):
+        for line in self.proc.stderr:
+            self.stderr_tail.append(line.rstrip("\n"))
 
     def _send(self, **cmd):
         if self.dead:
@@ -156,7 +167,8 @@ class Pico:
                     raise UserError("the emulated Pico stopped while waiting for %s: %s" % (what, self.dead))
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise UserError("the emulated Pico did not get to %s in %d s" % (what, timeout))
+                    said = "; the emulator last said: %s" % self.stderr_tail[-1] if self.stderr_tail else ""
+                    raise UserError("the emulated Pico did not get to %s in %d s%s" % (what, timeout, said))
                 self.cond.wait(left)
 
     # ------------------------------------------------------------ time and pins

@@ -381,7 +381,9 @@ function runChunk() {
   const limit = untilUs * 1000;
   for (let i = 0; i < 200000 && clock.nanos < limit && !poweredOff; i++) {
     if (core.waiting) {
-      const step = Math.min(clock.nanosToNextAlarm, limit - clock.nanos);
+      // asleep (WFI/WFE) until an alarm; with none to come (rp2040js then says 0) it sleeps
+      // on while the host's time runs, instead of the emulator spinning with time stood still
+      const step = clock.nextAlarm ? Math.min(clock.nanosToNextAlarm, limit - clock.nanos) : limit - clock.nanos;
       clock.tick(step);
       i += step / cycleNanos;
     } else {
