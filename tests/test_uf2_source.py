@@ -28,7 +28,7 @@ UNREACHABLE = "http://127.0.0.1:9/micropython.git"  # the discard port: refused 
 
 @pytest.fixture
 def clone(tmp_path):
-    """A fresh clone's build files in tmp/repo, nothing beside it (no ../shared)."""
+    """A fresh clone's build files in tmp/repo, nothing beside it (no tarball or source tree beside it)."""
     repo = tmp_path / "repo"
     repo.mkdir()
     for name in BUILD_FILES:
