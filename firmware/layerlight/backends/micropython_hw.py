@@ -265,6 +265,8 @@ class Hardware:
         k = j + late
         ring = self._ring
         kept = self.SAMPLES_KEPT
+        if late > kept:  # only the last `kept` are read: the work stays bounded
+            j = k - kept
         while j < k - 1:
             j += 1
             ring[j % kept] = MISSED
