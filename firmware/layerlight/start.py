@@ -18,6 +18,8 @@ while True:
         hw = dev.hw
         while dev is not None:
             dev = dev.run()
+        runtime.hand_over(hw)  # (Device.run returns None only where a harness steps the device)
+        break
     except KeyboardInterrupt:
         runtime.hand_over(hw)
         raise
