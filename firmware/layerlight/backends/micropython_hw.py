@@ -121,16 +121,13 @@ class Hardware:
         self._sampler = None
         self._strip = None
         self._np = None
-        def open_strip(pin):
-            if rp2_pio is not None:
-                return rp2_pio.StripSender(pin, n * 3, time.ticks_us, time.ticks_diff)
-            import neopixel
-            return neopixel.NeoPixel(machine.Pin(pin), n)
-        strip = self._pin("matrix_pin", cfg["matrix_pin"], profile["matrix_pin"], open_strip)[1]
         if rp2_pio is not None:
-            self._strip = strip
+            self._strip = self._pin("matrix_pin", cfg["matrix_pin"], profile["matrix_pin"],
+                                    lambda p: rp2_pio.StripSender(p, n * 3, time.ticks_us, time.ticks_diff))[1]
         else:
-            self._np = strip
+            import neopixel
+            self._np = self._pin("matrix_pin", cfg["matrix_pin"], profile["matrix_pin"],
+                                 lambda p: neopixel.NeoPixel(machine.Pin(p), n))[1]
         if self._np is not None and len(self._np.buf) != n * 3:
             # the frame buffer holds 3 bytes per pixel; an RGBW driver would garble.
             raise ValueError("config matrix_pin: NeoPixel buffer is not 3 bytes per pixel")
