@@ -162,6 +162,7 @@ class Hardware:
         self._line = bytearray(HOST_LINE)
         self._line_len = 0
         self._line_bad = False  # a byte that is no part of a host's request came in this line
+        self._line_bytes = 0    # the line's bytes so far (beyond the HOST_LINE kept)
         self._read_byte = console_reader()
         self._poll = None
         try:
@@ -297,18 +298,19 @@ class Hardware:
             if b == 10 or b == 13:  # a line ends
                 n = self._line_len
                 bad = self._line_bad
-                self._line_len = 0
+                count = self._line_bytes
+                self._line_len = self._line_bytes = 0
                 self._line_bad = False
                 if bad:
                     # a person typing, or a program that is not a Layerlight host:
                     # not a request (they are ASCII), and never the loop's end
-                    self.log("console: ignored a line that is not ASCII text (%d bytes)" % n)
+                    self.log("console: ignored a line that is not ASCII text (%d bytes)" % count)
                 elif n:
                     return bytes(line[:n]).decode()
-            elif b < 32 or b > 126:
+                continue
+            self._line_bytes += 1
+            if b < 32 or b > 126:
                 self._line_bad = True
-                if self._line_len < HOST_LINE:
-                    self._line_len += 1
             elif self._line_len < HOST_LINE:
                 line[self._line_len] = b
                 self._line_len += 1
