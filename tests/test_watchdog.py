@@ -215,7 +215,7 @@ def sim_frames_after_b():
     dev = simcore.make_device(firmware_files.device_files(), SIZE, SIZE, 1, None, 0)
     sim = simcore.Simulator(dev, frames=True)
     cfg = wire.device_config({})
-    for no, line in enumerate(["wait 100", "press B", "wait 100", "release B"]):
+    for no, line in enumerate(["wait 100", "down B", "wait 100", "up B"]):
         sim.run_line(line, no + 1)
     out = set()
     for no in range(100):
@@ -286,5 +286,28 @@ def test_an_exception_that_escapes_the_loop_shows_the_error_and_restarts(uf2, tm
         # a host's Ctrl-C still gets the REPL
         at_the_repl(pico)
         assert "errors.log" in repl(pico, "import os; print(os.listdir())").decode()
+    finally:
+        pico.close()
+
+
+def test_reflashing_a_running_board_on_stock_micropython_completes(tmp_path):
+    """`layerlight flash` onto a board running the firmware, on stock MicroPython, its watchdog
+    at 1 s: the flash (a soft reset into the raw REPL, then the files) takes longer than that,
+    and completes; the firmware runs again afterwards."""
+    from test_emulated_pico import rp2_files
+    uf2_path, rom = rp2_files()
+    settings = {"watchdog_ms": 1000}
+    pico = target.power_on(uf2_path, rom, str(tmp_path / "flash.bin"))
+    try:
+        target.flash(pico, settings)
+        pico.run_ms(1500)  # the firmware's loop runs: the watchdog is on
+        start = pico.us
+        summary = target.flash(pico, dict(settings, timer_s=7))
+        assert summary["data"] == ["layerlight.json"] and "Traceback" not in summary["boot_log"]
+        assert (pico.us - start) / 1e6 > 1.5
+        assert pico.watchdog_resets == []
+        pico.run_ms(1500)
+        with pico.cond:
+            assert pico.frames[-1]["start_us"] > pico.us - 200000  # the firmware draws again
     finally:
         pico.close()
