@@ -24,5 +24,9 @@ while True:
         runtime.hand_over(hw)
         raise
     except Exception as e:  # noqa: BLE001 (whatever it is, the box must come back)
-        runtime.crashed(e, hw)
+        try:
+            runtime.crashed(e, hw)
+        except KeyboardInterrupt:  # a host came in the middle of it
+            runtime.hand_over(hw)
+            raise
         runtime.restart()  # MicroPython: a soft reset runs main.py again; CPython: boot again here

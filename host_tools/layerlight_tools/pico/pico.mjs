@@ -306,7 +306,8 @@ function feedSerial() {
 // chip had under way is stopped (every alarm its peripherals set: timers, PIO,
 // DMA, USB, PWM, SysTick; the host's pin edges, a power cut and the flash
 // chip's own write go on), the peripherals MicroPython expects fresh are reset,
-// the core starts again at the flash's boot code, and the console says so.
+// the core starts again at the flash's boot code, and the console says so
+// (reported as {ev: 'watchdog_reset', us}; emulator.py puts a line on the console).
 
 const WATCHDOG = mcu.peripherals[0x40058];
 const TIMER = mcu.peripherals[0x40054];
