@@ -296,6 +296,7 @@ function feedSerial() {
   while (toDevice.length && !cdc.txFIFO.full) {
     cdc.sendSerialByte(toDevice.shift());
   }
+}
 
 // --- the watchdog: a timeout resets the chip, as on a board ------------------
 //
@@ -345,7 +346,6 @@ function watchdogReset() {
   emit({ ev: 'watchdog_reset', us: clock.micros });
 }
 WATCHDOG.onWatchdogTrigger = watchdogReset;
-}
 
 // --- the matrix: WS2812 bits from the data pin's high pulses -----------------
 
