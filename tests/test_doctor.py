@@ -389,12 +389,12 @@ def test_doctor_on_the_board_finds_the_fixes_and_applies_them():
         f = doctor.doctor(port=dev.port, ui=person, button_timeout=3)
         assert f.problems == [] and f.fixes == {}
 
-        # settings the hardware cannot be opened with are named
+        # a pin the board cannot use: the board's own pin is tested, and the setting named
         dev.write("/layerlight.json", json.dumps({"board": "pico", "buttons": dict(PINS, P1=99)}).encode())
-        with pytest.raises(UserError) as e:
-            doctor.doctor(port=dev.port, ui=person)
-        assert str(e.value).startswith("the board cannot open its hardware with its settings: ValueError: "
-                                       "config buttons.P1: cannot use pin 99")
+        person = Person(dev.leds, lambda pin: dev.press(pin, after_ms=30, hold_ms=100), dev.tones)
+        f = doctor.doctor(port=dev.port, ui=person, button_timeout=3)
+        assert f.problems == ["settings: config buttons.P1: 99 is not a pin of the Raspberry Pi Pico (RP2040), "
+                              "the board's pin 2 is used"]
 
 
 def test_console_takes_panel_numbers_above_nine():

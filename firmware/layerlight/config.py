@@ -217,6 +217,55 @@ def cards_problem(cards, need):
     return None
 
 
+def pins_checked(cfg, profile):
+    """Puts the board profile's pin where a pin setting is missing, or names a pin the
+    board cannot use (not on its header, or one another setting uses already); returns
+    what was wrong, a line each (the device shows them as an error, app.ERR_PIN)."""
+    problems = []
+    usable = profile["gpio"]
+    where = "the %s" % profile["label"]
+
+    def fix(key, pin, default, why):
+        problems.append("config %s: %r %s, the board's pin %r is used" % (key, pin, why, default))
+        return default
+
+    def checked(key, pin, default, used):
+        if pin is None:
+            return default
+        if isinstance(pin, bool) or pin not in usable:
+            return fix(key, pin, default, "is not a pin of %s" % where)
+        if pin in used:
+            return fix(key, pin, default, "is already %s" % used[pin])
+        return pin
+
+    used = {}
+    cfg["matrix_pin"] = checked("matrix_pin", cfg["matrix_pin"], profile["matrix_pin"], used)
+    used[cfg["matrix_pin"]] = "the matrix's"
+    buttons = cfg["buttons"]
+    if buttons is not None and not isinstance(buttons, dict):
+        problems.append("config buttons: %r is not {name: pin}, the board's pins are used" % (buttons,))
+        buttons = None
+    out = {}
+    for name in boards.BUTTON_NAMES:
+        pin = None if buttons is None else buttons.get(name)
+        out[name] = checked("buttons." + name, pin, profile["buttons"][name], used)
+        used[out[name]] = "button %s's" % name
+    for name in buttons or ():
+        if name not in out:
+            problems.append("config buttons: no button %r (they are %s), ignored"
+                            % (name, ", ".join(boards.BUTTON_NAMES)))
+    cfg["buttons"] = out
+    cfg["buzzer_pin"] = checked("buzzer_pin", cfg["buzzer_pin"], profile["buzzer_pin"], used)
+    pins = [cfg["matrix_pin"], cfg["buzzer_pin"]] + [out[name] for name in out]
+    for pin in pins:
+        if pins.count(pin) > 1:  # a board's pin given back where a setting had taken it
+            problems.append("config: pin %r is set for two things, the board's pins are used for all" % (pin,))
+            for key in ("matrix_pin", "buttons", "buzzer_pin"):
+                cfg[key] = profile[key]
+            break
+    return problems
+
+
 def load(storage, log=print):
     """Settings from the config file over the defaults; problems are logged, never raised."""
     cfg = defaults()
@@ -254,10 +303,7 @@ def load(storage, log=print):
     if problem:
         log("config: bad value for 'paper_tokens' ignored (%s), the default tokens are used" % problem)
         cfg["paper_tokens"] = {}
-    profile = boards.PROFILES[cfg["board"]]
-    for key in ("matrix_pin", "buttons", "buzzer_pin"):
-        if cfg[key] is None:
-            cfg[key] = profile[key]
+    cfg["pin_problems"] = pins_checked(cfg, boards.PROFILES[cfg["board"]])
     # the LEDs must stay within the supply (hardware/README.md, "Power")
     cap = power.brightness_cap(cfg["width"] * cfg["height"], cfg["supply_ma"])
     cfg["brightness_cap"] = cap

@@ -208,6 +208,8 @@ ERR_DECK = 1
 ERR_MODE = 2
 ERR_NO_GAME = 3
 ERR_SAVED = 4      # a saved file on flash was damaged (it was ignored)
+ERR_PIN = 5        # a pin setting the board cannot use (its own pin is used instead)
+ERR_CRASH = 6      # the loop itself failed: the device restarts (start.py)
 
 
 def error(fb, code):

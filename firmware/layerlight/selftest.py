@@ -16,6 +16,12 @@ RED = 0xFF0000
 GREEN = 0x00FF00
 BLUE = 0x0000FF
 WHITE = 0xFFFFFF
+# Every LED at once is lit at half of full white: the brightness cap is made for
+# frames of at most power.SCREEN_PEAK of full white (config.load), and a self-test
+# frame brighter than the games' would overload the supply the cap was made for
+# (16x16 full white at 0.25 is about 4.1 A on the 3 A supply). Half white is
+# still white, and shows every channel of every LED.
+ALL_LIT = 0x7F7F7F  # 127/255 of full white on every channel: within SCREEN_PEAK (0.5)
 SEAT_COLOURS = (RED, BLUE, GREEN, 0xFFFF00, WHITE, WHITE)  # P1..P4, A, B
 WIRING = ("layout", "origin", "rotation", "flip_x", "flip_y", "color_order")
 SHOWN = ("board", "width", "height", "brightness", "sound", "matrix_pin", "buttons", "buzzer_pin",
@@ -28,6 +34,7 @@ class SelfTest:
     def __init__(self):
         self.log = []
         self.cfg = config.load(FileStorage(""), self.log.append)
+        self.log.extend(self.cfg["pin_problems"])
         self.hw = open_hardware(self.cfg)
         self.fb = self.hw.framebuffer()
         self.w = self.fb.width
@@ -94,7 +101,7 @@ class SelfTest:
         self._show()
 
     def sweep(self, ms=40):
-        """Each row in turn, then each column, then every LED (white)."""
+        """Each row in turn, then each column (white), then every LED (ALL_LIT)."""
         fb = self.fb
         for y in range(self.h):
             fb.clear()
@@ -106,7 +113,7 @@ class SelfTest:
             fb.rect(x, 0, 1, self.h, WHITE)
             self._show()
             self.hw.sleep_ms(ms)
-        self.fill(WHITE)
+        self.fill(ALL_LIT)
 
     def seat(self, button):
         """The edge in front of the seat whose button is asked for, in its colour (A, B: a dot)."""

@@ -6,7 +6,7 @@
 
 from layerlight import modes, persist
 from layerlight.runtime import forget_modules
-from layerlight.screens import ERR_DECK, pattern_room
+from layerlight.screens import ERR_DECK, ERR_PIN, pattern_room
 
 
 def load_config(storage, log=print):
@@ -41,6 +41,9 @@ def boot(Device, hw=None, storage=None, seed=None):
 
 def prepare(dev):
     """The Device's state from flash: settings, bests, the deck, a saved game."""
+    # a pin the board cannot use: the box plays on the board's own pin, and says so
+    for problem in dev.cfg.get("pin_problems", []) + getattr(dev.hw, "pin_problems", []):
+        dev.fail(ERR_PIN, problem)
     saved = persist.load(dev.storage, persist.SETTINGS, dev._bad_file)
     if isinstance(saved, dict):
         from layerlight.modes.settings import apply

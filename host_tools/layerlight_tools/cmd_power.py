@@ -38,6 +38,13 @@ def report(width, height, brightness, supply_ma, players=4, seed=1, panels=None)
         "cap_firmware": cap["screens"],
         "firmware_brightness": min(brightness, cap["screens"]),
     }
+    # `layerlight doctor`'s frames at the brightness the firmware uses: within the supply too
+    selftest = power.selftest_peak(width, height, out["firmware_brightness"])
+    out.update({
+        "led_budget_ma": supply_ma - model.CONTROLLER_MA,
+        "selftest_brightest_ma": selftest["ma"],
+        "selftest_brightest_frame": selftest["what"],
+    })
     if panels:
         # per panel at the brightness the firmware really uses
         across, down = panels
@@ -84,6 +91,11 @@ def format_report(r):
             _amps(idle + (r["typical_ma"] - idle) * scale), _amps(idle + (r["brightest_frame_ma"] - idle) * scale)))
     else:
         lines.append("  -> brightness %.2f fits: the firmware keeps it" % r["brightness"])
+    fits = r["selftest_brightest_ma"] <= r["led_budget_ma"]
+    lines.append("the self-test (`layerlight doctor`) at brightness %.3f: %s in its brightest frame (%s), %s" % (
+        r["firmware_brightness"], _amps(r["selftest_brightest_ma"]), r["selftest_brightest_frame"],
+        ("within the %s the supply leaves the LEDs" if fits else "OVER the %s the supply leaves the LEDs")
+        % _amps(r["led_budget_ma"])))
     if "panels" in r:
         lines += [
             "each of the %s panels (%s) of %s, %d LEDs, with its own 5 V and GND, at brightness %.3f:" % (

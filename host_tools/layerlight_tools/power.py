@@ -67,6 +67,59 @@ def panel_loads(buf, width, height, across, down):
     return loads
 
 
+def selftest_frames(width, height, brightness, panels=None):
+    """Every kind of frame `layerlight doctor` has the board show (layerlight/selftest.py: the
+    colour fills, the edge lines, each panel's marks, the sweep, each seat), drawn by the
+    firmware's own self-test on the simulated hardware at `brightness`; yields (what, frame
+    bytes after the cap)."""
+    from layerlight import boards, config, selftest
+    from layerlight.display import FrameBuffer
+    from layerlight.strip_map import config_map
+    from layerlight_tools import simcore
+
+    cfg = config.defaults()
+    cfg.update(width=width, height=height, brightness=brightness, panels=panels)
+    cfg.update({k: boards.PROFILES["pico"][k] for k in ("matrix_pin", "buttons", "buzzer_pin")})
+    shown = []
+
+    class Hardware(simcore.SimHardware):
+        def framebuffer(self):
+            return FrameBuffer(width, height, config_map(cfg), brightness, cfg["color_order"])
+
+        def show(self, fb):
+            shown.append(bytes(fb.buf))
+
+    st = selftest.SelfTest.__new__(selftest.SelfTest)  # its drawing, not its board
+    st.log, st.cfg = [], cfg
+    st.hw = Hardware(width, height, simcore.MemoryStorage())
+    st.fb = st.hw.framebuffer()
+    st.w, st.h = width, height
+    calls = [("fill %06x" % c, st.fill, (c,)) for c in (selftest.RED, selftest.GREEN, selftest.BLUE)]
+    calls.append(("lines", st.lines, ()))
+    if panels:
+        calls += [("panel_marks %d" % i, st.panel_marks, (i,))
+                  for i in range(-1, panels["across"] * panels["down"])]
+    calls.append(("sweep", st.sweep, (0,)))
+    calls += [("seat %d" % b, st.seat, (b,)) for b in range(6)]
+    for what, call, args in calls:
+        del shown[:]
+        call(*args)
+        for frame in shown:
+            yield what, frame
+
+
+def selftest_peak(width, height, brightness, panels=None):
+    """The brightest frame of the self-test: {'what', 'load' (share of full white after the
+    cap), 'ma'}."""
+    leds = width * height
+    best = {"what": None, "load": 0.0, "ma": 0.0}
+    for what, frame in selftest_frames(width, height, brightness, panels):
+        ma = leds * model.IDLE_MA + model.CHANNEL_MA * sum(frame) / 255
+        if ma > best["ma"]:
+            best = {"what": what, "load": sum(frame) / (255 * 3 * leds), "ma": ma}
+    return best
+
+
 def measure_game(width, height, brightness, players=4, seed=1, panels=None):
     """Play a whole game of Layers on the simulated device and measure every frame.
 

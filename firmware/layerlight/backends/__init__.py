@@ -24,5 +24,7 @@
 #   tone(freq)                 buzzer at freq Hz; 0 = silent
 #   feed()                     feed the watchdog, if there is one
 #   log(line)                  a line on the console
-#   close()                    stop what runs without the CPU (the loop ended: a host took over)
+#   close()                    stop what runs without the CPU, and the watchdog (the loop ended:
+#                              a host took over, or the device restarts)
+#   pin_problems               (optional) pins the port refused, each replaced by the board's: a line each
 #   date() -> str or None      "YYYY-MM-DD HH:MM" when the clock knows the date, else None

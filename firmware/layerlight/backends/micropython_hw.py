@@ -23,7 +23,7 @@ import time
 
 import machine
 
-from layerlight.boards import BUTTON_NAMES
+from layerlight.boards import BUTTON_NAMES, PROFILES
 from layerlight.display import FrameBuffer
 from layerlight.strip_map import config_map
 from layerlight.storage import FileStorage
@@ -37,6 +37,44 @@ HOST_LINE = 96     # the longest line a host sends (layerlight.host_link)
 
 def _pin_error(key, pin, e):
     return ValueError("config %s: cannot use pin %r (%s)" % (key, pin, e))
+
+
+# Stopping the watchdog (rp2): MicroPython's machine.WDT has no stop, and a soft
+# reset leaves it running; pico-sdk's watchdog_disable clears CTRL.ENABLE. The
+# write goes to the register block's atomic-clear alias (base + 0x3000), which
+# clears the bits written as 1 and leaves the others.
+#   RP2040: WATCHDOG_BASE 0x40058000, CTRL at offset 0x00, ENABLE bit 30
+#           (RP2040 datasheet 4.7.6 "List of Registers"; the alias: 2.1.2 "Atomic Register Access")
+#   RP2350: WATCHDOG_BASE 0x400d8000, CTRL at offset 0x00, ENABLE bit 30
+#           (RP2350 datasheet 12.9.7 "List of registers"; the alias: 2.1.3 "Atomic register access")
+WATCHDOG_CTRL_CLR = {"RP2040": 0x40058000 + 0x3000, "RP2350": 0x400D8000 + 0x3000}
+WATCHDOG_CTRL_ENABLE = 1 << 30
+
+
+def stop_watchdog():
+    """Stop the chip's watchdog (rp2 only: on other ports a started WDT runs on)."""
+    if sys.platform != "rp2":
+        return False
+    chip = "RP2350" if "RP2350" in getattr(sys.implementation, "_machine", "") else "RP2040"
+    machine.mem32[WATCHDOG_CTRL_CLR[chip]] = WATCHDOG_CTRL_ENABLE
+    return True
+
+
+def console_reader():
+    """A function giving the console's next byte as an int: bytes, not text, so that a
+    byte that is not UTF-8 never raises (sys.stdin.buffer where the port has it)."""
+    buf = getattr(sys.stdin, "buffer", None)
+    if buf is not None:
+        one = bytearray(1)
+
+        def read_byte():
+            return one[0] if buf.readinto(one) else -1
+        return read_byte
+
+    def read_char():
+        ch = sys.stdin.read(1)
+        return ord(ch) if ch else -1
+    return read_char
 
 
 MISSED = 0x80  # a sample's mark: no reading was made at that instant (interrupts were off)
@@ -56,19 +94,24 @@ class Hardware:
         if len(self._order) != 3 or sorted(self._order) != ["B", "G", "R"]:
             raise ValueError("config color_order: %r is not an order of R, G, B" % self._order)
 
+        # A pin the port refuses falls back to the board profile's (config.py checked
+        # them against the board's GPIOs; this is what the port itself says): the box
+        # still lights and plays, and the device shows the error (pin_problems).
+        self.pin_problems = []
+        profile = PROFILES.get(cfg.get("board"), PROFILES["pico"])
         buttons = cfg["buttons"]
         if not isinstance(buttons, dict):
             raise ValueError("config buttons: expected {name: pin}, got %r" % (buttons,))
+        buttons = dict(buttons)
         # Bit i of read_buttons() is BUTTON_NAMES[i], so the list is in that order.
         self._buttons = []
         for name in BUTTON_NAMES:
             if name not in buttons:
                 raise ValueError("config buttons: no pin for %s" % name)
-            pin = buttons[name]
-            try:
-                self._buttons.append(machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP))
-            except Exception as e:  # ValueError/TypeError/OSError depending on port
-                raise _pin_error("buttons." + name, pin, e)
+            pin = self._pin("buttons." + name, buttons[name], profile["buttons"][name],
+                            lambda p: machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP))
+            buttons[name] = pin[0]
+            self._buttons.append(pin[1])
 
         try:
             import rp2  # noqa: F401 (the port has PIO and DMA)
@@ -78,15 +121,13 @@ class Hardware:
         self._sampler = None
         self._strip = None
         self._np = None
-        pin = cfg["matrix_pin"]
-        try:
-            if rp2_pio is not None:
-                self._strip = rp2_pio.StripSender(pin, n * 3, time.ticks_us, time.ticks_diff)
-            else:
-                import neopixel
-                self._np = neopixel.NeoPixel(machine.Pin(pin), n)
-        except Exception as e:
-            raise _pin_error("matrix_pin", pin, e)
+        if rp2_pio is not None:
+            self._strip = self._pin("matrix_pin", cfg["matrix_pin"], profile["matrix_pin"],
+                                    lambda p: rp2_pio.StripSender(p, n * 3, time.ticks_us, time.ticks_diff))[1]
+        else:
+            import neopixel
+            self._np = self._pin("matrix_pin", cfg["matrix_pin"], profile["matrix_pin"],
+                                 lambda p: neopixel.NeoPixel(machine.Pin(p), n))[1]
         if self._np is not None and len(self._np.buf) != n * 3:
             # the frame buffer holds 3 bytes per pixel; an RGBW driver would garble.
             raise ValueError("config matrix_pin: NeoPixel buffer is not 3 bytes per pixel")
@@ -102,25 +143,27 @@ class Hardware:
 
         self._pwm = None
         self._freq = 0
-        pin = cfg["buzzer_pin"]
-        if pin is not None:
-            try:
-                self._pwm = machine.PWM(machine.Pin(pin))
-                self._pwm.freq(1000)
-                self._pwm.duty_u16(0)
-            except Exception as e:
-                raise _pin_error("buzzer_pin", pin, e)
+        if cfg["buzzer_pin"] is not None:
+            def open_pwm(pin):
+                pwm = machine.PWM(machine.Pin(pin))
+                pwm.freq(1000)
+                pwm.duty_u16(0)
+                return pwm
+            self._pwm = self._pin("buzzer_pin", cfg["buzzer_pin"], profile["buzzer_pin"], open_pwm)[1]
 
         # the timer's samples of the buttons (start_sampling, where there is no PIO)
         self._ring = bytearray(self.SAMPLES_KEPT)
         self._taken = 0
-        self._origin = 0
+        self._at = 0       # ticks_ms of the latest sample's instant (kept near now: never wraps)
         self._step = 10
         self._timer = None
         # a host's request line, read a byte at a time so that a person typing
         # on the console never stalls the loop; select.poll is the idle wait
         self._line = bytearray(HOST_LINE)
         self._line_len = 0
+        self._line_bad = False  # a byte that is no part of a host's request came in this line
+        self._line_bytes = 0    # the line's bytes so far (beyond the HOST_LINE kept)
+        self._read_byte = console_reader()
         self._poll = None
         try:
             import select
@@ -184,7 +227,8 @@ class Hardware:
         step_ms = self.SAMPLE_MS
         self._step = step_ms
         self._taken = 0
-        self._origin = time.ticks_ms() if origin is None else origin
+        origin = time.ticks_ms() if origin is None else origin
+        self._at = origin
         self._ring[0] = self.read_buttons()
         try:
             self._timer = machine.Timer(-1, mode=machine.Timer.PERIODIC, period=step_ms,
@@ -192,7 +236,7 @@ class Hardware:
         except (TypeError, ValueError):  # a port whose timers need a hardware id (ESP32)
             self._timer = machine.Timer(0, mode=machine.Timer.PERIODIC, period=step_ms,
                                         callback=self._sample)
-        return self._origin
+        return origin
 
     def _sample(self, _timer):
         # The timer's callback: no allocation. A sample that came late (the
@@ -208,12 +252,19 @@ class Hardware:
             bits = self.read_buttons()
             if time.ticks_ms() == ms:
                 break
-        k = time.ticks_diff(ms, self._origin) // self._step
-        j = self._taken
-        if k <= j:
+        # Counted from the latest sample's instant, not from the origin: ticks_diff
+        # is right only within half the ticks' period (2**29 ms, 6.2 days), and
+        # the device runs for longer than that.
+        late = time.ticks_diff(ms, self._at) // self._step
+        if late <= 0:
             return
+        self._at = time.ticks_add(self._at, late * self._step)
+        j = self._taken
+        k = j + late
         ring = self._ring
         kept = self.SAMPLES_KEPT
+        if late > kept:  # only the last `kept` are read: the work stays bounded
+            j = k - kept
         while j < k - 1:
             j += 1
             ring[j % kept] = MISSED
@@ -239,15 +290,29 @@ class Hardware:
         if not poll.poll(ms):
             return None
         line = self._line
+        read_byte = self._read_byte
         while poll.poll(0):
-            ch = sys.stdin.read(1)
-            if ch == "\n" or ch == "\r":
+            b = read_byte()
+            if b < 0:
+                break
+            if b == 10 or b == 13:  # a line ends
                 n = self._line_len
-                self._line_len = 0
-                if n:
+                bad = self._line_bad
+                count = self._line_bytes
+                self._line_len = self._line_bytes = 0
+                self._line_bad = False
+                if bad:
+                    # a person typing, or a program that is not a Layerlight host:
+                    # not a request (they are ASCII), and never the loop's end
+                    self.log("console: ignored a line that is not ASCII text (%d bytes)" % count)
+                elif n:
                     return bytes(line[:n]).decode()
+                continue
+            self._line_bytes += 1
+            if b < 32 or b > 126:
+                self._line_bad = True
             elif self._line_len < HOST_LINE:
-                line[self._line_len] = ord(ch)
+                line[self._line_len] = b
                 self._line_len += 1
         return None
 
@@ -318,7 +383,10 @@ class Hardware:
         self._wdt.feed()
 
     def close(self):
-        """Stop what runs without the CPU (the loop is over: a host took the REPL)."""
+        """Stop what runs without the CPU (the loop is over: a host took the REPL, or the
+        device restarts), the watchdog first: nothing feeds it from now on."""
+        stop_watchdog()
+        self._wdt = None
         if self._timer is not None:
             self._timer.deinit()
             self._timer = None
@@ -327,6 +395,22 @@ class Hardware:
                 part.close()
         self._sampler = self._strip = None
         self.tone(0)
+
+    def _pin(self, key, pin, fallback, make):
+        """(pin, make(pin)); if the port refuses the pin, (fallback, make(fallback)) and the
+        problem noted. A fallback the port refuses too is the error it gives."""
+        try:
+            return pin, make(pin)
+        except Exception as e:  # ValueError/TypeError/OSError depending on port
+            if pin == fallback:
+                raise _pin_error(key, pin, e)
+            problem = "config %s: cannot use pin %r (%s), using the board's pin %r" % (key, pin, e, fallback)
+            self.log(problem)
+            self.pin_problems.append(problem)
+        try:
+            return fallback, make(fallback)
+        except Exception as e:
+            raise _pin_error(key, fallback, e)
 
     def log(self, line):
         print(line)

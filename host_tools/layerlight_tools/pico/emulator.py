@@ -94,6 +94,7 @@ class Pico:
         self.flash_writes = []      # (us, n): program/erase commands on the flash chip
         self.flash_ops = {}         # write number -> {"us", "kind": program|erase, "busy_us"}
         self.cut = None             # once the power went (cut_at): {"us", "busy", "write", "after_us", "left"}
+        self.watchdog_resets = []   # us of each reset by the chip's watchdog (pico.mjs restarts the chip)
         self.connected = False
         self.dead = None
         self._acks = []
@@ -134,6 +135,17 @@ class Pico:
                     self.flash_ops[ev["n"]] = ev
                 elif kind == "cut":
                     self.cut = ev
+                elif kind == "watchdog_reset":
+                    # the console says so, as a line of its own (USB dropped: a line cut short ends here)
+                    self.watchdog_resets.append(ev["us"])
+                    note = "[the watchdog reset the chip at %.3f s]" % (ev["us"] / 1e6)
+                    self.connected = False
+                    if self._partial:
+                        self.lines.append((ev["us"], self._partial.decode("utf-8", "replace")))
+                        self._partial = b""
+                    self.lines.append((ev["us"], note))
+                    if self.log is not None:
+                        self.log(note)
                 elif kind == "connected":
                     self.connected = True
                 elif kind == "at":

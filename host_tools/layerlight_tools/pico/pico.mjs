@@ -298,6 +298,55 @@ function feedSerial() {
   }
 }
 
+// --- the watchdog: a timeout resets the chip, as on a board ------------------
+//
+// rp2040js's watchdog counts down and calls onWatchdogTrigger, which resets
+// nothing. A board's watchdog reset (RP2040 datasheet 4.7, "Watchdog": the
+// PSM resets everything but the oscillators) restarts the chip from its boot
+// code with the flash kept, and USB drops and comes back. Here: whatever the
+// chip had under way is stopped (every alarm its peripherals set: timers, PIO,
+// DMA, USB, PWM, SysTick; the host's pin edges, a power cut and the flash
+// chip's own write go on), the peripherals MicroPython expects fresh are reset,
+// the core starts again at the flash's boot code, and the console says so
+// (reported as {ev: 'watchdog_reset', us}; emulator.py puts a line on the console).
+
+const WATCHDOG = mcu.peripherals[0x40058];
+const TIMER = mcu.peripherals[0x40054];
+const ownAlarms = new WeakSet();           // set by this script, not by the chip: kept at a reset
+const createAlarm = clock.createAlarm.bind(clock);
+clock.createAlarm = (callback) => {        // the chip made its alarms when it was built, before this
+  const alarm = createAlarm(callback);
+  ownAlarms.add(alarm);
+  return alarm;
+};
+
+function watchdogReset() {
+  for (let a = clock.nextAlarm; a; ) {
+    const next = a.next;
+    if (!ownAlarms.has(a)) a.cancel();
+    a = next;
+  }
+  WATCHDOG.writeUint32(0, 0);              // CTRL: ENABLE clear, as after any reset
+  for (const alarm of TIMER.alarms) alarm.armed = false;
+  for (const pio of mcu.pio) pio.writeUint32(0, 0);   // CTRL: every state machine stopped
+  for (const channel of mcu.dma.channels) channel.reset();
+  mcu.pwm.reset();
+  mcu.ppb.reset();
+  mcu.sio.spinLock = 0;
+  chip.settle();                           // a program or erase under way finishes on the chip
+  const core = mcu.core;                   // the same object (the running loop holds it), as after power on
+  Object.assign(core, new core.constructor(mcu));
+  core.reset();
+  core.PC = 0x10000000;
+  // USB goes down and comes back: the host enumerates the port again
+  connected = false;
+  toDevice.length = 0;
+  Object.assign(cdc, { initialized: false, descriptorsSize: null, descriptors: [], outEndpoint: -1, inEndpoint: -1 });
+  cdc.txFIFO.reset();
+  emit({ ev: 'watchdog_reset', us: clock.micros });
+}
+WATCHDOG.onWatchdogTrigger = watchdogReset;
+
 // --- the matrix: WS2812 bits from the data pin's high pulses -----------------
 
 let rise = -1;
