@@ -92,7 +92,8 @@ class Hardware:
             raise ValueError("config matrix_pin: NeoPixel buffer is not 3 bytes per pixel")
         if rp2_pio is not None:
             try:
-                self._sampler = rp2_pio.ButtonSampler([buttons[name] for name in BUTTON_NAMES])
+                self._sampler = rp2_pio.ButtonSampler([buttons[name] for name in BUTTON_NAMES],
+                                                      cfg.get("sample_pass") or rp2_pio.COUNT)
             except ValueError as e:  # buttons spread over the GPIOs: the timer reads them
                 self.log("buttons: %s; read by a timer every 10 ms instead" % e)
         if self._sampler is not None:
