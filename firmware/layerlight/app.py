@@ -413,15 +413,14 @@ class Device:
         done = -1  # the latest sample taken in: instant 0's is the first (a grid instant)
         while True:
             taken = hw.samples_taken()
-            behind = taken - done
-            if behind > self.lag:
-                self.lag = behind
-            if behind > kept:  # fell behind the samples kept: the oldest are gone
-                done = self.lost(done, taken - kept, level, unit)
             # a sample is taken in once the next one is there: a change counts when the
             # next sample agrees, filed under the first (a glitch on a lead, one sample
             # long, is not a press; real presses keep their milliseconds and order)
             while done < taken - 1:
+                if taken - done > self.lag:
+                    self.lag = taken - done
+                    if taken - done > kept:  # fell behind the samples kept: the oldest are gone
+                        done = self.lost(done, taken - kept, level, unit)
                 done += 1
                 raw = hw.sample(done)
                 after = hw.sample(done + 1)
@@ -436,8 +435,10 @@ class Device:
                         return again
                 if now % STEP_MS == 0:
                     level = self.instant(now, level, raw, True)
+                    taken = hw.samples_taken()  # a step may have held the loop (a save)
                 elif raw != level and not raw & MISSED or host is not None and host.asks(now):
                     level = self.instant(now, level, raw, False)
+                    taken = hw.samples_taken()
             if self.now >= self.next_frame:
                 self.render()
                 self.next_frame = self.now + FRAME_MS
