@@ -79,7 +79,7 @@ def test_the_samplers_count_fits_the_count_field_and_leaves_the_mode_normal(chip
     layout, table = LAYOUTS[chip], TABLES[chip]
     width = layout["trans_count"]["COUNT"][0] - layout["trans_count"]["COUNT"][1] + 1
     assert table["count_bits"] == width
-    count = min((1 << table["count_bits"]) - 1, (1 << 30) - 1)  # rp2_pio.COUNT
+    count = min((1 << table["count_bits"]) - 1, (1 << 30) - 1)  # rp2_pio.largest_pass()
     written = count | table["count_mode"]
     assert field(written, layout["trans_count"]["COUNT"]) == count
     if "MODE" in layout["trans_count"]:
@@ -118,4 +118,4 @@ def test_rp2_pio_writes_no_chip_specific_number_of_its_own():
     addresses = set(re.findall(r"0x5[0-9a-fA-F]{7}", code))
     assert addresses <= {"0x50000000"}, "register addresses written in rp2_pio.py: %s" % addresses
     assert not re.search(r"1\s*<<\s*2[0-9]\b", code), "a CTRL bit written as a number in rp2_pio.py"
-    assert "treq_sel=CHIP[" in code and "CHIP[\"chan_abort\"]" in code
+    assert 'treq_sel=c["dreq_pio1_rx0"]' in code and 'chip()["chan_abort"]' in code

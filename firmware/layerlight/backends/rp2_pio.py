@@ -26,7 +26,7 @@ from layerlight.backends import rp2_chip
 # rest comes from MicroPython's API: CTRL values from DMA.pack_ctrl, busy from
 # DMA.active(). Register indices within a channel's block (DMA.registers), the
 # same on both chips (RP2040 datasheet 2.5.7, RP2350 datasheet 12.6.10):
-CHIP = rp2_chip.this_chip()
+_CHIP = []                     # the chip's table, chosen at the first use (rp2_chip.this_chip)
 _TRANS_COUNT = const(2)        # CHn_TRANS_COUNT, offset 0x08
 _CTRL_TRIG = const(3)          # CHn_CTRL_TRIG, offset 0x0c (a write starts the channel)
 _AL1_CTRL = const(4)           # CHn_AL1_CTRL, offset 0x10 (the same CTRL, no trigger)
@@ -38,9 +38,6 @@ SAMPLE_FREQ = 4000             # the sampler's clock: 4 cycles a reading, one a 
 RING_BITS = 12                 # the ring: 4096 readings, 4.096 s (a DMA ring is a power of two):
 RING = 1 << RING_BITS          # the longest stall under the flash chip's slowest times, with room (bench_pico)
 MARGIN = 64                    # the loop keeps this many readings from the ring's end (the DMA's next writes)
-# readings in one pass of the channel before its control channel re-arms it: as many as
-# the chip's count field holds, and a small int (under 2**30) so that reading it allocates nothing
-COUNT = min((1 << CHIP["count_bits"]) - 1, (1 << 30) - 1)
 PINS_SPANNED = 8               # one byte a reading: the buttons within 8 consecutive GPIOs
 
 
@@ -75,6 +72,20 @@ def _aligned(size):
     return buf, memoryview(buf)[at:at + size]
 
 
+def chip():
+    """The register table of the chip this runs on (rp2_chip), chosen once."""
+    if not _CHIP:
+        _CHIP.append(rp2_chip.this_chip())
+    return _CHIP[0]
+
+
+def largest_pass():
+    """Readings in one pass of the sampler's channel before its control channel re-arms it, at
+    most: as many as the chip's count field holds, and a small int (under 2**30) so that
+    reading TRANS_COUNT allocates nothing."""
+    return min((1 << chip()["count_bits"]) - 1, (1 << 30) - 1)
+
+
 def _enable_bit(dma):
     """CTRL's EN bit, from MicroPython's own layout of the chip's CTRL."""
     return dma.pack_ctrl(enable=1) ^ dma.pack_ctrl(enable=0)
@@ -90,8 +101,9 @@ def _abort(*channels):
     for dma, ctrl in channels:
         dma.registers[_AL1_CTRL] = ctrl & ~_enable_bit(dma)  # pyright: ignore[reportAttributeAccessIssue]
         bits |= 1 << dma.channel  # pyright: ignore[reportAttributeAccessIssue]
-    mem32[CHIP["chan_abort"]] = bits
-    while mem32[CHIP["chan_abort"]] & bits:
+    abort = chip()["chan_abort"]
+    mem32[abort] = bits
+    while mem32[abort] & bits:
         pass
 
 
@@ -99,7 +111,8 @@ def _clear_dreq(dma):
     """Clear a channel's DREQ counter (CHn_DBG_CTDREQ: RP2040 datasheet 2.5.5.4, RP2350
     12.6.10): after the CPU drained a FIFO the channel serves, the channel's count of
     what the FIFO holds is stale; cleared, the channel starts its handshake again."""
-    mem32[CHIP["dbg_ctdreq"] + dma.channel * CHIP["dbg_stride"]] = 0  # pyright: ignore[reportAttributeAccessIssue]
+    c = chip()
+    mem32[c["dbg_ctdreq"] + dma.channel * c["dbg_stride"]] = 0  # pyright: ignore[reportAttributeAccessIssue]
 
 
 class ButtonSampler:
@@ -117,13 +130,16 @@ class ButtonSampler:
     SAMPLE_MS = 1
     KEPT = RING - MARGIN
 
-    def __init__(self, pins, count=COUNT):
+    def __init__(self, pins, count=None):
         base = min(pins)
         if max(pins) - base >= PINS_SPANNED:
             raise ValueError("buttons on GPIO %d..%d: PIO sampling needs them within %d pins"
                              % (base, max(pins), PINS_SPANNED))
-        if not RING <= count <= COUNT:
-            raise ValueError("a pass of %d readings: between %d and %d" % (count, RING, COUNT))
+        c = chip()
+        top = largest_pass()
+        count = count or top
+        if not RING <= count <= top:
+            raise ValueError("a pass of %d readings: between %d and %d" % (count, RING, top))
         self._count = count
         self._base = base
         # reading (one byte: GPIO base..base+7) -> buttons' bits
@@ -140,7 +156,7 @@ class ButtonSampler:
         self._again = rp2.DMA()   # the control channel that re-arms it
         self._regs = self._dma.registers  # pyright: ignore[reportAttributeAccessIssue] (1.22+; not in the stubs)
         self._ctrl = self._dma.pack_ctrl(size=0, inc_read=False, inc_write=True, ring_size=RING_BITS,
-                                         ring_sel=True, treq_sel=CHIP["dreq_pio1_rx0"],
+                                         ring_sel=True, treq_sel=c["dreq_pio1_rx0"],
                                          chain_to=self._again.channel)  # pyright: ignore[reportAttributeAccessIssue]
         # the word the control channel writes into the data channel's CTRL_TRIG
         self._rearm = array("I", (self._ctrl,))
@@ -163,7 +179,8 @@ class ButtonSampler:
             sm.get()  # readings of an earlier run
         _clear_dreq(self._dma)
         self._again.config(read=self._rearm, write=self._ctrl_trig, count=1, ctrl=self._again_ctrl)
-        self._dma.config(read=CHIP["pio1_rxf0"], write=self._ring, count=self._count | CHIP["count_mode"],
+        c = chip()
+        self._dma.config(read=c["pio1_rxf0"], write=self._ring, count=self._count | c["count_mode"],
                          ctrl=self._ctrl, trigger=True)
         self._passes = 0
         self._left = self._count
@@ -229,11 +246,11 @@ class StripSender:
         self._regs = self._dma.registers  # pyright: ignore[reportAttributeAccessIssue] (1.22+; not in the stubs)
         # words byte-swapped: the state machine shifts out from bit 31, the bytes' order
         self._ctrl = self._dma.pack_ctrl(size=2, inc_read=True, inc_write=False, bswap=True,
-                                         treq_sel=CHIP["dreq_pio0_tx0"])
+                                         treq_sel=chip()["dreq_pio0_tx0"])
         # a channel a skipped clean-up left running is stopped before it is set up
         _abort((self._dma, self._ctrl))
         _clear_dreq(self._dma)
-        self._dma.config(read=self._wire, write=CHIP["pio0_txf0"], count=nbytes // 4, ctrl=self._ctrl)
+        self._dma.config(read=self._wire, write=chip()["pio0_txf0"], count=nbytes // 4, ctrl=self._ctrl)
 
     def close(self):
         self._sm.active(0)
