@@ -126,14 +126,18 @@ def test_races_across_the_samplers_seams_keep_every_press_in_order(uf2_image, tm
 
 def glitch_edges(pico, pins, origin_us, script, buttons, span_ms, rng, clear_ms=40):
     """Low pulses of 0.2-0.9 ms on each of `buttons`' pins, about every 30 ms over span_ms,
-    none within clear_ms of that button's own changes in the script."""
+    while that button is up and none within clear_ms of its own changes in the script."""
     timeline = session.Timeline().read(script.split("\n"))
-    own = {b: [us // 1000 for us, c, _d in timeline.changes if c == b] for b in buttons}
+    own = {b: [(us // 1000, down) for us, c, down in timeline.changes if c == b] for b in buttons}
+
+    def up_at(b, t):  # the button is up then (a low pulse on a pin held low would let it go)
+        downs = [down for ms, down in own[b] if ms <= t]
+        return not downs or not downs[-1]
     n = 0
     t = 50
     while t < span_ms:
         b = buttons[n % len(buttons)]
-        if all(abs(t - ms) > clear_ms for ms in own[b]):
+        if up_at(b, t) and all(abs(t - ms) > clear_ms for ms, _down in own[b]):
             at = origin_us + t * 1000 + rng.randint(0, 999)
             pico.edge(pins[b], 0, at)
             pico.edge(pins[b], 1, at + rng.randint(200, 900))

@@ -44,11 +44,9 @@ def longest_write_run(ops, start_us, end_us):
 def play(rom, image, size, profile, games):
     """Games on one Pico under a flash times profile: per game (name, lag samples, lost ms, the
     longest flash run (ms, commands), press-to-light latencies in us, finish order right)."""
-    os.environ["LAYERLIGHT_FLASH_TIMES"] = profile
-    pico = target.power_on(LAYERLIGHT_UF2, rom, image)
+    pico = target.power_on(LAYERLIGHT_UF2, rom, image, times=profile)
     out = []
     try:
-        target.flash(pico, dict(SETTINGS, width=size, height=size))
         pico.run_ms(500)
         game_on = session.Session(pico, bounce=False)
         for name, script, game, players, seed, order in games:
@@ -75,8 +73,18 @@ def play(rom, image, size, profile, games):
             out.append((name, lag["lag"], lag["lost_ms"], longest_write_run(ops, origin, pico.us), latency, right))
     finally:
         pico.close()
-        os.environ.pop("LAYERLIGHT_FLASH_TIMES", None)
     return out
+
+
+def sized_image(rom, base, size, image):
+    """The base image with the settings for `size` put on (at typical times)."""
+    shutil.copyfile(base, image)
+    pico = target.power_on(LAYERLIGHT_UF2, rom, image)
+    try:
+        pico.run_ms(500)
+        target.flash(pico, dict(SETTINGS, width=size, height=size))
+    finally:
+        pico.close(keep=True)
 
 
 def main():
@@ -91,6 +99,10 @@ def main():
         uf2_image(rom, base)
         keeper = [g for g in pico_games.games() if g[0] == "paper-world"][0]
         results = {}
+        sized = {}
+        for size in (8, 16, 32):
+            sized[size] = os.path.join(tmp, "size%d.bin" % size)
+            sized_image(rom, base, size, sized[size])
         for profile in ("typical", "max"):
             for size in (8, 16, 32):
                 rng = random.Random(2000 + size)
@@ -102,7 +114,7 @@ def main():
                 if size == 16:
                     games.append(("paper-world game",) + keeper[1:] + (None,))
                 image = os.path.join(tmp, "%s%d.bin" % (profile, size))
-                shutil.copyfile(base, image)
+                shutil.copyfile(sized[size], image)
                 results[profile, size] = play(rom, image, size, profile, games)
     print("the loop behind the button samples (the ring keeps %d ms), flash at typical and at max times:" % RING_KEPT_MS)
     print("  %-8s %-6s %-22s %-10s %-9s %-34s %s" % ("flash", "size", "game", "lag (ms)", "lost", "longest flash run",
