@@ -65,6 +65,7 @@ class Device:
         self.game_n = 0           # the running game's number in the play log, given at its start
         self.lag = 0              # the most samples the loop was behind (run), since a host asked
         self.lost_ms = 0          # samples lost because the loop fell further behind than kept
+        self.lost_note = None     # what lost() has yet to write into the error log
         from layerlight import startup  # what only boot needs, let go afterwards
         startup.prepare(self)
         import sys
@@ -417,28 +418,32 @@ class Device:
             # next sample agrees, filed under the first (a glitch on a lead, one sample
             # long, is not a press; real presses keep their milliseconds and order)
             while done < taken - 1:
-                if taken - done > self.lag:
-                    self.lag = taken - done
-                    if taken - done > kept:  # fell behind the samples kept: the oldest are gone
-                        done = self.lost(done, taken - kept, level, unit)
-                done += 1
-                raw = hw.sample(done)
-                after = hw.sample(done + 1)
-                if not after & MISSED:
-                    raw ^= (raw ^ after) & (raw ^ level) & ~MISSED
-                now = done * unit
                 if host is not None:
                     # a host's requests that came while a long step (a save) held
                     # the loop: read before the instants they ask about go by
                     again = self.listen(0)
                     if again is not None:
                         return again
+                    taken = hw.samples_taken()  # a request may have held it too (LL hold)
+                if taken - done > self.lag:
+                    self.lag = taken - done
+                if taken - done > kept:  # fell behind the samples kept: the oldest are gone
+                    done = self.lost(done, taken - kept, level, unit)
+                done += 1
+                raw = hw.sample(done)
+                after = hw.sample(done + 1)
+                if not after & MISSED:
+                    raw ^= (raw ^ after) & (raw ^ level) & ~MISSED
+                now = done * unit
                 if now % STEP_MS == 0:
                     level = self.instant(now, level, raw, True)
                     taken = hw.samples_taken()  # a step may have held the loop (a save)
                 elif raw != level and not raw & MISSED or host is not None and host.asks(now):
                     level = self.instant(now, level, raw, False)
                     taken = hw.samples_taken()
+            if self.lost_note is not None:
+                persist.append_log(self.storage, self.lost_note, self.log)
+                self.lost_note = None
             if self.now >= self.next_frame:
                 self.render()
                 self.next_frame = self.now + FRAME_MS
@@ -460,7 +465,10 @@ class Device:
             gone, done * unit, self.hw.SAMPLES_KEPT * unit,
             "changed across the gap: " + " ".join(names) if names else "no button changed across the gap")
         self.log(message)
-        persist.append_log(self.storage, "t=%d %s" % (done * unit, message), self.log)
+        # into the error log once the loop has caught up: a flash write now would hold it
+        # again at the ring's very end, and lose more
+        note = "t=%d %s" % (done * unit, message)
+        self.lost_note = note if self.lost_note is None else self.lost_note + "\n" + note
         return first
 
     def instant(self, now, level, raw, grid):
