@@ -428,7 +428,9 @@ class Device:
                 if taken - done > self.lag:
                     self.lag = taken - done
                 if taken - done > kept:  # fell behind the samples kept: the oldest are gone
-                    done = self.lost(done, taken - kept, level, unit)
+                    # on from an eighth of the ring inside its end: at the very end, any
+                    # hiccup while catching up would lose a sample or two more, again and again
+                    done = self.lost(done, taken - kept + kept // 8, level, unit)
                 done += 1
                 raw = hw.sample(done)
                 after = hw.sample(done + 1)
@@ -454,7 +456,7 @@ class Device:
 
     def lost(self, done, first, level, unit):
         """The loop fell further behind than the hardware keeps samples (held by something
-        longer than the ring): the samples after `done` up to `first` are gone. Say so on
+        longer than the ring): the samples after `done` up to `first` are dropped. Say so on
         the console and in the error log, with whether a button's level changed across the
         gap (a press or release there was lost); returns where to go on from."""
         gone = (first - done) * unit
