@@ -18,6 +18,7 @@ from bench_pico import LAYERLIGHT_UF2, SETTINGS, files, lit_by_presses
 from layerlight_tools.pico import session, target
 
 RACES_PER_SIZE = 2
+SIZES = (8, 16, 32)
 RING_KEPT_MS = 4096 - 64  # firmware/layerlight/backends/rp2_pio.py: RING - MARGIN
 
 
@@ -100,11 +101,11 @@ def main():
         keeper = [g for g in pico_games.games() if g[0] == "paper-world"][0]
         results = {}
         sized = {}
-        for size in (8, 16, 32):
+        for size in SIZES:
             sized[size] = os.path.join(tmp, "size%d.bin" % size)
             sized_image(rom, base, size, sized[size])
         for profile in ("typical", "max"):
-            for size in (8, 16, 32):
+            for size in SIZES:
                 rng = random.Random(2000 + size)
                 games = []
                 for k in range(RACES_PER_SIZE):
