@@ -405,6 +405,9 @@ class Device:
         hw = self.hw
         host = self.host
         origin = None
+        prepare = getattr(hw, "prepare_sampling", None)
+        if prepare is not None:
+            prepare()  # before the lead-in: reading 0 must come at instant 0, not after the set-up
         if host is not None:  # a host began this device: its time 0 comes a lead-in later
             origin = host.lead_in(self)
         hw.start_sampling(origin)
