@@ -119,6 +119,7 @@ class Hardware:
         except ImportError:
             rp2_pio = None
         self._sampler = None
+        self._prepared = False
         self._strip = None
         self._np = None
         if rp2_pio is not None:
@@ -133,7 +134,8 @@ class Hardware:
             raise ValueError("config matrix_pin: NeoPixel buffer is not 3 bytes per pixel")
         if rp2_pio is not None:
             try:
-                self._sampler = rp2_pio.ButtonSampler([buttons[name] for name in BUTTON_NAMES])
+                self._sampler = rp2_pio.ButtonSampler([buttons[name] for name in BUTTON_NAMES],
+                                                      cfg.get("sample_pass") or None)
             except ValueError as e:  # buttons spread over the GPIOs: the timer reads them
                 self.log("buttons: %s; read by a timer every 10 ms instead" % e)
         if self._sampler is not None:
@@ -208,19 +210,30 @@ class Hardware:
     # --- the buttons' samples: by PIO and DMA on rp2, else by a timer ----------
 
     SAMPLE_MS = 10      # the timer's period (rp2: 1, set in __init__)
-    SAMPLES_KEPT = 128  # the timer's 1.28 s of samples (rp2: 2.048 s)
+    SAMPLES_KEPT = 128  # the timer's 1.28 s of samples (rp2: rp2_pio.ButtonSampler.KEPT)
+
+    def prepare_sampling(self):
+        """Get the sampler ready (its channels aborted and armed again), ahead of
+        start_sampling: that takes a few ms, which must not fall after instant 0."""
+        if self._sampler is not None and not self._prepared:
+            self._sampler.prepare()
+            self._prepared = True
 
     def start_sampling(self, origin=None):
         """Sample the buttons every SAMPLE_MS from instant 0 at ticks_ms `origin` (a
         moment about to come or just past; default now) on. Returns the origin."""
         if self._sampler is not None:
-            self._sampler.prepare()
+            self.prepare_sampling()
+            self._prepared = False
             if origin is not None:
                 while time.ticks_diff(time.ticks_ms(), origin) < 0:
                     pass  # reading 0 is made at instant 0 (a host's lead-in ends)
             else:
                 origin = time.ticks_ms()
+            late = time.ticks_diff(time.ticks_ms(), origin)
             self._sampler.start()
+            if late > 0:  # every reading that many ms late: a host's instants would be off
+                self.log("buttons: sampling began %d ms after instant 0" % late)
             return origin
         if self._timer is not None:
             self._timer.deinit()
