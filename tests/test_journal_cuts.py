@@ -257,3 +257,18 @@ def test_saves_wrap_around_the_ring_and_the_newest_always_comes_back():
             j.tidy()
         assert journal.Journal(simcore.SimFlash(data=flash.data)).load() == obj, n
     assert {off // journal.BLOCK for k, off in flash.ops if k == "erase"} == set(range(j.blocks))
+
+
+def test_the_same_cuts_on_the_real_micropython():
+    """The journal's code on MicroPython itself (WebAssembly): a whole Paper World game, the
+    power cut at every erase, every block's base and every third program, three ways each."""
+    from mpy import run_micropython
+    script, players, seed = GAMES["paper-world"]
+    res = run_micropython("tests/wasm/journal_cuts_entry.py", args=("paper-world", players, seed, 3),
+                          mounts=["firmware:/", "host_tools/layerlight_tools:/lib/layerlight_tools"], stdin=script)
+    assert res.returncode == 0, res.stderr[-3000:]
+    out = res.stdout.split("\n")
+    bad = [line for line in out if " bad" in line]
+    assert not bad, bad[:5]
+    done = [line for line in out if line.startswith("done ")]
+    assert done and int(done[0].split()[1]) >= 30, res.stdout[-2000:]
