@@ -217,7 +217,7 @@ class Journal:
         self.room = False     # the rest of the current block is erased (else the next save moves on)
         self.erased = 0       # sectors of the next block known erased, from its start
         self.written = 0      # records made whole since power-on (for tests and benchmarks)
-        self.programs = 0     # page-program calls and erases since power-on (benchmarks)
+        self.programs = 0     # page-program commands and sector erases since power-on (benchmarks)
         self.erases = 0
         self.damage = None    # what load() found damaged, if anything
         self.checked = True   # self.erased was read off the flash (else tidy() looks first)
@@ -366,7 +366,7 @@ class Journal:
         end += -end % PAGE
         buf = bytearray(b"\xff" * (end - first))
         buf[at - first:at - first + len(record)] = record
-        self.programs += 1
+        self.programs += len(buf) // PAGE  # page-program commands
         self.flash.program(first, buf)
 
     def _erase_next(self):

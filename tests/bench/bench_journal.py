@@ -1,0 +1,102 @@
+"""The game journal (firmware/layerlight/journal.py), the running game's saves on the Layerlight UF2.
+
+1. Wear and cost, on the simulator's NOR flash model (simcore.SimFlash, the journal's own code):
+   every mode's short game (tests/pico_games.py, at the simulator's pace) played once to learn
+   what it saves and when the device is quiet; then a season, 500 games of every mode back to
+   back (as bench_history models a season), through one journal: the erases of each of its
+   sectors, and the flash commands (page programs, erases) per record the table confirmed.
+2. On the emulated Pico with the Layerlight UF2 (build/layerlight-pico.uf2, `make uf2`): whole
+   CO.OP and Paper World games entered at the simulator's pace, and close races of Layers, at
+   every size: press to light, median and worst, per mode and size (the flash chip's typical
+   times, and its slowest where the emulator has them: LAYERLIGHT_FLASH_TIMES=max); the
+   longest the flash kept the chip busy, and what it was doing.
+"""
+
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+import pico_games  # noqa: E402
+from layerlight import journal  # noqa: E402
+from layerlight_tools import firmware_files, simcore  # noqa: E402
+
+SEASON = 500          # games of every mode (bench_history's full play log)
+CYCLES = 100_000      # a sector's erase cycles (W25Q16JV datasheet 9.6, Endurance: min 100,000)
+
+
+def calls_of(name, script, game, players, seed):
+    """What a game asks of its saves, in order: ("save", obj) / ("clear",) / ("tidy",), and how
+    many of its script lines confirmed something (a record made)."""
+    flash = simcore.SimFlash()
+    settings = dict(pico_games.SHORT, width=16, height=16)
+    dev = simcore.make_device(firmware_files.device_files(None, settings), 16, 16, seed, None, players, flash=flash)
+    saves = dev.saves
+    calls = []
+    save, clear, tidy = saves.save, saves.clear, saves.tidy
+
+    def saved(obj):
+        calls.append(("save", journal.unflatten(journal.flatten(obj))))
+        save(obj)
+
+    def cleared():
+        calls.append(("clear",))
+        clear()
+
+    def tidied():
+        calls.append(("tidy",))
+        tidy()
+    saves.save, saves.clear, saves.tidy = saved, cleared, tidied
+    saves.wants_tidy = lambda: True  # every quiet moment is noted (the season's journal decides)
+    dev.start_game(game, list(range(players)), 0)
+    sim = simcore.Simulator(dev)
+    for no, line in enumerate(script.split("\n"), 1):
+        sim.run_line(line, no)
+    return calls, saves.written
+
+
+def season(games):
+    """Every game's calls SEASON times, mode after mode, through one journal on one area."""
+    flash = simcore.SimFlash()
+    j = journal.Journal(flash)
+    j.load()
+    per_mode = {}
+    for name, calls, _records in games:
+        p0, e0, w0 = j.programs, j.erases, j.written
+        for _ in range(SEASON):
+            for call in calls:
+                if call[0] == "save":
+                    j.save(call[1])
+                elif call[0] == "clear":
+                    j.clear()
+                elif j.wants_tidy():
+                    j.tidy()
+        per_mode[name] = (j.written - w0, j.programs - p0, j.erases - e0)
+    sectors = [0] * (flash.size // journal.SECTOR)
+    for kind, off in flash.ops:
+        if kind == "erase":
+            sectors[off // journal.SECTOR] += 1
+    return sectors, per_mode, j
+
+
+def main():
+    games = []
+    for name, script, game, players, seed in pico_games.games():
+        calls, records = calls_of(name, script, game, players, seed)
+        games.append((name, calls, records))
+    sectors, per_mode, j = season(games)
+    print("a season on the save journal (%d games of each of %d modes, the short games of tests/pico_games.py;"
+          " simcore.SimFlash, %d KB: %d blocks of %d sectors):"
+          % (SEASON, len(games), j.flash.size // 1024, j.blocks, journal.BLOCK_SECTORS))
+    print("  erases per sector: %s  (the most worn: %d of its %d cycles, %.2f%%)"
+          % (" ".join(str(n) for n in sectors), max(sectors), CYCLES, 100.0 * max(sectors) / CYCLES))
+    print("  %-18s %10s %18s %18s" % ("mode", "records", "page programs / rec.", "erases / record"))
+    for name, (records, programs, erases) in per_mode.items():
+        print("  %-18s %10d %18.2f %18.3f%s" % (name, records, programs / max(1, records), erases / max(1, records),
+                                               "" if erases * 8 <= records else "  (over 1 per 8)"))
+    print("  a record is one page-program command (two when it crosses a page boundary); an erase is one 4 KB sector")
+
+
+if __name__ == "__main__":
+    main()
