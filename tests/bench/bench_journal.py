@@ -19,8 +19,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import pico_games  # noqa: E402
+import scenario_lib  # noqa: E402
+import wire_frames  # noqa: E402
 from layerlight import journal  # noqa: E402
 from layerlight_tools import firmware_files, simcore  # noqa: E402
+from layerlight_tools import uf2 as uf2_tool  # noqa: E402
+
+LAYERLIGHT_UF2 = os.path.join(uf2_tool.REPO, "build", "layerlight-pico.uf2")
+TARGET_MS = {8: 80, 16: 80, 32: 120}  # press to light (issue 33: a frame, emulated time, unscaled)
 
 SEASON = 500          # games of every mode (bench_history's full play log)
 CYCLES = 100_000      # a sector's erase cycles (W25Q16JV datasheet 9.6, Endurance: min 100,000)
@@ -80,6 +86,89 @@ def season(games):
     return sectors, per_mode, j
 
 
+def keeper_games():
+    """[(name, script, game, players, seed)]: whole CO.OP and Paper World games at the simulator's pace."""
+    return [("coop", scenario_lib.coop_game()[0], "coop", 4, 1),
+            ("paper-world", scenario_lib.paper_world_game()[0], "paper-world", 4, 1)]
+
+
+def lit_after(events, frames, origin):
+    """For every event (instant, line, changes): (us from the event to the end of the first frame on
+    the wire showing its changes, or None if none did, the line)."""
+    out = []
+    for t, line, changes in events:
+        at = origin + t * 1000
+        shown = next((f for f in frames if f["start_us"] >= at and all(f["data"][i] == v for i, v in changes)), None)
+        out.append((None if shown is None else shown["end_us"] - at, line))
+    return out
+
+
+def play_timed(rom, image, size, name, script, game, players, seed, times=None):
+    """One whole game on a fresh Pico over `image` (the UF2 and short settings at `size` on it):
+    (press to light per event, the game's reports, the flash's ops {n: {us, kind, busy_us}},
+    the instant-0 us)."""
+    from layerlight_tools.pico import session, target
+    env = dict(os.environ)
+    if times:
+        os.environ["LAYERLIGHT_FLASH_TIMES"] = times
+    try:
+        pico = target.power_on(LAYERLIGHT_UF2, rom, image)
+    finally:
+        os.environ.clear()
+        os.environ.update(env)
+    try:
+        target.flash(pico, dict(pico_games.SHORT, width=size, height=size))
+        pico.run_ms(1500)
+        game_on = session.Session(pico, bounce=False)
+        origin = game_on.begin(seed, game, players)
+        reports = []
+        game_on.play(session.Timeline().read(script.split("\n")), lambda r, f, no: reports.append(r))
+        with pico.cond:
+            frames = list(pico.frames)
+            ops = dict(pico.flash_ops)
+    finally:
+        pico.close()
+    events = wire_frames.event_changes(script, game, players, seed, dict(pico_games.SHORT, width=size, height=size))
+    return lit_after(events, frames, origin), reports, ops, origin
+
+
+def pico_part():
+    import tempfile
+    from layerlight_tools.pico import target
+    if not os.path.isfile(LAYERLIGHT_UF2):
+        print("no build/layerlight-pico.uf2 (make uf2): the emulated Pico's figures not measured")
+        return
+    _uf2, rom = target.chosen_files()
+    rom = rom or target.shared_files()[1]
+    profiles = [None]
+    if os.environ.get("LAYERLIGHT_BENCH_MAX", "1") != "0" and flash_times_known("max"):
+        profiles.append("max")
+    print("the emulated Pico, Layerlight UF2 (journal on): whole games at the simulator's pace, every button"
+          " event that changes the matrix, to the end of the first frame showing it")
+    print("  %-8s %-12s %-6s %-26s %-10s %-8s %s" % ("flash", "mode", "size", "press to light, median / worst",
+                                                   "target", "unseen", "longest flash op (busy)"))
+    for times in profiles:
+        for name, script, game, players, seed in keeper_games():
+            for size in (8, 16, 32):
+                with tempfile.TemporaryDirectory() as tmp:
+                    image = os.path.join(tmp, "flash.bin")
+                    lat, reports, ops, origin = play_timed(rom, image, size, name, script, game, players, seed, times)
+                seen = sorted(us for us, _line in lat if us is not None)
+                unseen = sum(1 for us, _line in lat if us is None)
+                longest = max(ops.values(), key=lambda op: op["busy_us"]) if ops else None
+                print("  %-8s %-12s %-6s %6.1f / %6.1f ms          %-10s %-8d %s" % (
+                    times or "typical", name, "%dx%d" % (size, size), seen[len(seen) // 2] / 1000, seen[-1] / 1000,
+                    "%d ms" % TARGET_MS[size], unseen,
+                    "-" if longest is None else "%s %.1f ms" % (longest["kind"], longest["busy_us"] / 1000)))
+
+
+def flash_times_known(name):
+    """Whether the emulator knows the flash profile `name` (LAYERLIGHT_FLASH_TIMES, pico.mjs)."""
+    path = os.path.join(uf2_tool.REPO, "host_tools", "layerlight_tools", "pico", "pico.mjs")
+    with open(path) as f:
+        return "LAYERLIGHT_FLASH_TIMES" in f.read()
+
+
 def main():
     games = []
     for name, script, game, players, seed in pico_games.games():
@@ -96,6 +185,7 @@ def main():
         print("  %-18s %10d %18.2f %18.3f%s" % (name, records, programs / max(1, records), erases / max(1, records),
                                                "" if erases * 8 <= records else "  (over 1 per 8)"))
     print("  a record is one page-program command (two when it crosses a page boundary); an erase is one 4 KB sector")
+    pico_part()
 
 
 if __name__ == "__main__":
