@@ -60,6 +60,7 @@ class Device:
         self.storage = hw.storage
         self.saves = persist.open_saves(hw, self.log)  # the running game's saves
         self.quiet_from = 0       # the last button event: the flash's erases wait a while after it
+        self.leaving = None       # (record,): a game's end still to log and clear (game_over)
         self.bests = {}
         self.saved = None         # a game saved on flash that can be resumed
         self.host = None          # a host's requests (host_link), once one asks
@@ -168,14 +169,24 @@ class Device:
             self.drop_game()
 
     def game_over(self, record=None):
-        """A game ended: its record (play_record) goes into the play log, then nothing is
-        left to resume. In that order: a power cut between the two leaves the saved
-        game, which is logged when the next mode starts (once: it has its number)."""
+        """A game ended: the menu comes back at once, and once it is drawn (finish_leaving)
+        the game's record (play_record) goes into the play log, then nothing is left to
+        resume on flash. The saved game holds the record from its final on, so a power cut
+        before or between the two leaves it, logged when the next mode starts (once: it has
+        its number); the menu is not kept waiting for the play log's file write."""
         self.drop_game()
-        self.write_play(record)
         self.saved = None
         self.where = "menu"
         self.menu_index = 0
+        self.leaving = (record,)
+
+    def finish_leaving(self):
+        """What a game's end leaves to write once the menu is drawn (game_over), if anything."""
+        if self.leaving is None:
+            return
+        record = self.leaving[0]
+        self.leaving = None
+        self.write_play(record)
         try:
             self.saves.clear()
         except OSError as e:
@@ -213,6 +224,7 @@ class Device:
             self.give_way()
         elif self.game is not None:
             self.drop_game()
+        self.finish_leaving()  # a game that just ended is logged (and its save cleared) first
         from layerlight import launch
         self.game = launch.start(self, name, seats, first_player, saved)
         forget_modules(("layerlight.launch",))  # not needed while the game runs
@@ -265,6 +277,7 @@ class Device:
             self.render()
             self.next_frame = now + FRAME_MS
         if show:
+            self.finish_leaving()
             self.tidy(raw)
         self.hw.feed()
 
@@ -454,6 +467,7 @@ class Device:
             if self.now >= self.next_frame:
                 self.render()
                 self.next_frame = self.now + FRAME_MS
+            self.finish_leaving()  # the menu is on the wire: a game's end is logged now
             self.tidy(level)  # caught up with the samples: an erase now delays no press taken
             again = self.listen(LOOP_MS)
             if again is not None:

@@ -44,10 +44,13 @@ def expanded(script):
     return "\n".join(out)
 
 
-def event_changes(script, game, players, seed, settings):
+def event_changes(script, game, players, seed, settings, stable_ms=100):
     """[(instant, line, [(byte position, value)])] for every button going down or up in the
     script (press and hold lines too) that changes what the matrix shows at that instant: the
-    wire bytes that differ between the frame just before it and just after it."""
+    wire bytes that differ between the frame just before it and just after it, and keep their
+    new value for `stable_ms`, less those a later event changes within that time: what the
+    device must show once it has taken the event in, whatever moves on the screen meanwhile
+    (a tally counting, a blink) and whatever comes next."""
     size = settings["width"]
     cfg = wire.device_config(settings)
     dev = simcore.make_device(firmware_files.device_files(None, settings), size, size, seed, game, players)
@@ -56,14 +59,32 @@ def event_changes(script, game, players, seed, settings):
     def frame():
         dev.render()
         return wire.wire_bytes(dev.fb.hex_rows(), cfg, dev.hw.cap)
-    out = []
-    for no, line in enumerate(expanded(script).split("\n"), 1):
-        words = line.split()
-        before = frame() if words[:1] in (["down"], ["up"]) else None
-        sim.run_line(line, no)
-        if before is not None:
+    events = []   # [instant, line, changes]
+    no = 0
+    for line in expanded(script).split("\n"):
+        no += 1
+        words = line.split("#")[0].split()
+        if words[:1] in (["down"], ["up"]):
+            before = frame()
+            sim.run_line(line, no)
             after = frame()
             changes = [(i, after[i]) for i in range(len(after)) if after[i] != before[i]]
+            moved = set(i for i, _v in changes)
+            for ev in events[-4:]:
+                if sim.t - ev[0] <= stable_ms:  # what this event changes is its own, not theirs
+                    ev[2] = [(i, v) for i, v in ev[2] if i not in moved]
             if changes:
-                out.append((sim.t, line, changes))
-    return out
+                events.append([sim.t, line, changes])
+        elif words[:1] == ["wait"]:
+            end = sim.t + int(words[1])
+            while sim.t < end:
+                step = min(end - sim.t, simcore.STEP_MS - sim.t % simcore.STEP_MS)
+                sim.run_line("wait %d" % step, no)
+                watching = [ev for ev in events[-4:] if sim.t - ev[0] <= stable_ms]
+                if watching:
+                    now = frame()
+                    for ev in watching:
+                        ev[2] = [(i, v) for i, v in ev[2] if now[i] == v]
+        else:
+            sim.run_line(line, no)
+    return [(t, line, changes) for t, line, changes in events if changes]
