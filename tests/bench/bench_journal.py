@@ -118,11 +118,11 @@ def play_timed(rom, image, size, name, script, game, players, seed, times=None):
         os.environ.update(env)
     try:
         target.flash(pico, dict(pico_games.SHORT, width=size, height=size))
-        pico.run_ms(1500)
+        pico.run_ms(500)
         game_on = session.Session(pico, bounce=False)
         origin = game_on.begin(seed, game, players)
         reports = []
-        game_on.play(session.Timeline().read(script.split("\n")), lambda r, f, no: reports.append(r))
+        game_on.play(wire_frames.PinsOnly().read(script.split("\n")), lambda r, f, no: reports.append(r))
         with pico.cond:
             frames = list(pico.frames)
             ops = dict(pico.flash_ops)
@@ -143,8 +143,9 @@ def pico_part():
     profiles = [None]
     if os.environ.get("LAYERLIGHT_BENCH_MAX", "1") != "0" and flash_times_known("max"):
         profiles.append("max")
-    print("the emulated Pico, Layerlight UF2 (journal on): whole games at the simulator's pace, every button"
-          " event that changes the matrix, to the end of the first frame showing it")
+    print("the emulated Pico, Layerlight UF2 (journal on): whole games at the simulator's pace on the pins (the"
+          " state asked for once, at the end), every button event that changes the matrix, to the end of the"
+          " first frame showing it")
     print("  %-8s %-12s %-6s %-26s %-10s %-8s %s" % ("flash", "mode", "size", "press to light, median / worst",
                                                    "target", "unseen", "longest flash op (busy)"))
     for times in profiles:

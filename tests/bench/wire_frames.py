@@ -3,7 +3,15 @@ just before a `down Pn` line and just after it (the same instant), for finding t
 on the emulated Pico's data pin that shows the press (bench_pico: press to light)."""
 
 from layerlight_tools import firmware_files, simcore
-from layerlight_tools.pico import wire
+from layerlight_tools.pico import session, wire
+
+
+class PinsOnly(session.Timeline):
+    """A script played on the pins with the state asked for once, at its end (as a person plays
+    it: no report, and no frame drawn for one, after every line)."""
+
+    def reported(self):
+        return session.Timeline.reported(self)[-1:]
 
 
 def press_changes(script, game, players, seed, settings):
