@@ -147,7 +147,7 @@ def pico_part():
           " state asked for once, at the end), every button event that changes the matrix, to the end of the"
           " first frame showing it")
     print("  %-8s %-12s %-6s %-26s %-10s %-8s %s" % ("flash", "mode", "size", "press to light, median / worst",
-                                                   "target", "unseen", "longest flash op (busy)"))
+                                                   "target", "unseen", "longest the flash held the chip in the game"))
     for times in profiles:
         for name, script, game, players, seed in keeper_games():
             for size in (8, 16, 32):
@@ -156,11 +156,24 @@ def pico_part():
                     lat, reports, ops, origin = play_timed(rom, image, size, name, script, game, players, seed, times)
                 seen = sorted(us for us, _line in lat if us is not None)
                 unseen = sum(1 for us, _line in lat if us is None)
-                longest = max(ops.values(), key=lambda op: op["busy_us"]) if ops else None
+                in_game = [op for op in ops.values() if op["us"] >= origin]
+                longest = max(in_game, key=lambda op: (op["busy_us"], op["us"])) if in_game else None
                 print("  %-8s %-12s %-6s %6.1f / %6.1f ms          %-10s %-8d %s" % (
                     times or "typical", name, "%dx%d" % (size, size), seen[len(seen) // 2] / 1000, seen[-1] / 1000,
                     "%d ms" % TARGET_MS[size], unseen,
-                    "-" if longest is None else "%s %.1f ms" % (longest["kind"], longest["busy_us"] / 1000)))
+                    "-" if longest is None else "%s %.1f ms (%s)" % (longest["kind"], longest["busy_us"] / 1000,
+                                                                      where(longest, reports, origin))))
+
+
+JOURNAL = (0x98000, 0xA0000)  # the save journal's flash on the Pico (uf2/boards/LAYERLIGHT_PICO)
+
+
+def where(op, reports, origin):
+    """What a flash op was for: the journal (its erase ahead, an entry) or LittleFS (a file), and when."""
+    at = op.get("at")
+    part = "journal" if at is not None and JOURNAL[0] <= at < JOURNAL[1] else "LittleFS"
+    when = "before the game" if op["us"] < origin else "t=%d ms" % ((op["us"] - origin) // 1000)
+    return "%s, %s" % (part, when)
 
 
 def flash_times_known(name):
