@@ -19,6 +19,7 @@ package(
         "app.py",
         "backends/__init__.py",
         "backends/micropython_hw.py",
+        "backends/rp2_chip.py",
         "backends/rp2_pio.py",
         "boards.py",
         "buttons.py",

@@ -28,6 +28,7 @@ class SampledPins(simcore.SimHardware):
     def __init__(self, storage, changes=(), lines=(), save_ms=0):
         simcore.SimHardware.__init__(self, 16, 16, storage)
         self.changes = sorted(changes)   # (ms from time 0, button, down)
+        self.glitches = {}               # ms -> buttons whose pin reads flipped in that sample alone
         self.lines = list(lines)         # (ms from time 0 or None: at once, line)
         self.origin = None
         self.save_ms = save_ms
@@ -51,7 +52,7 @@ class SampledPins(simcore.SimHardware):
             if ms > k:
                 break
             bits = bits | (1 << b) if down else bits & ~(1 << b)
-        return bits
+        return bits ^ self.glitches.get(k, 0)  # noise on a lead: one sample flipped
 
     def idle(self, ms):
         if self.lines:
@@ -72,14 +73,21 @@ def reports(capsys):
     return [json.loads(line[3:]) for line in out]
 
 
-def run_script(capsys, script, game=None, players=0, seed=3, save_ms=0, end_ms=None):
+CONSOLE = []  # the last run_script's console lines
+
+
+def run_script(capsys, script, game=None, players=0, seed=3, save_ms=0, end_ms=None, glitches=()):
     """Play a script on SampledPins through Device.run, as the emulated Pico's session plays it
-    (session.Timeline: its changes on the pins, a report asked at each instant where lines end).
-    Returns the reports."""
+    (session.Timeline: its changes on the pins, a report asked at each instant where lines end),
+    with `glitches` ((ms, button)) flipping a pin for one sample. Returns the reports."""
     timeline = session.Timeline().read(script.split("\n"))
     storage = simcore.MemoryStorage(firmware_files.device_files(None, None))
     dev = simcore.make_device(None, 16, 16, 1, None, 0, storage=storage)
     hw = SampledPins(storage, [(us // 1000, b, down) for us, b, down in timeline.changes])
+    hw.glitches = {}
+    for ms, b in glitches:
+        hw.glitches[ms] = hw.glitches.get(ms, 0) | 1 << b
+    run_script.storage, run_script.hw = storage, hw
     dev.hw = hw  # the same device, on the sampled pins
     for i in timeline.reported():
         hw.lines.append((0, "LL at %d" % timeline.ends[i][0]))
@@ -95,7 +103,10 @@ def run_script(capsys, script, game=None, players=0, seed=3, save_ms=0, end_ms=N
             dev = dev.run()
     except Done:
         pass
-    return [r for r in reports(capsys) if "t" in r or "refused" in r and "heap" not in r["refused"]]
+    out = capsys.readouterr().out
+    CONSOLE[:] = out.splitlines()
+    got = [json.loads(line[3:]) for line in CONSOLE if line.startswith("LL ")]
+    return [r for r in got if "t" in r or "refused" in r and "heap" not in r["refused"]]
 
 
 def sim_reports(script, game=None, players=0, seed=3):
@@ -161,7 +172,8 @@ def test_presses_in_the_same_millisecond_are_a_tie_taken_in_turn(capsys):
 def test_a_button_let_go_and_pressed_again_at_one_instant_gets_a_real_gap_on_the_pin(capsys):
     timeline = session.Timeline().read(["press A", "press A"])
     a = 4
-    assert timeline.changes == [(0, a, True), (60000, a, False), (61000, a, True), (120000, a, False)]
+    # the gap is two samples long: one sample alone would be a glitch (app.Device.run)
+    assert timeline.changes == [(0, a, True), (60000, a, False), (62000, a, True), (120000, a, False)]
     assert timeline.reported() == [0, 1]
     same(run_script(capsys, "press A\npress A\nwait 100"), sim_reports("press A\npress A\nwait 100"))
 
@@ -255,3 +267,69 @@ def test_every_modes_short_game_through_the_sampled_loop_is_the_simulators(entry
     test_emulated_pico.py then does on the rp2 port)."""
     name, script, game, players, seed = entry
     same(run_script(capsys, script, game, players, seed), sim_reports(script, game, players, seed))
+
+
+def quiet_moments(script, buttons, n, spacing=37, clear_ms=25):
+    """(ms from time 0, button): every `spacing` ms, the buttons in turn, where that button
+    did not change within clear_ms: noise that cannot touch the button's own presses."""
+    timeline = session.Timeline().read(script.split("\n"))
+    end = timeline.ends[-1][0]
+    out = []
+    for i in range(n):
+        t, b = 5 + i * spacing, buttons[i % len(buttons)]
+        if t < end and all(abs(t - us // 1000) > clear_ms for us, c, _d in timeline.changes if c == b):
+            out.append((t, b))
+    return out
+
+
+def test_one_sample_pulses_on_every_player_pin_during_a_race_change_nothing(capsys):
+    """Noise on the leads (a pin reads low, or high, for one sample) before, during and after
+    a close race, on P1-P4 in turn: the same finish order and reports as the simulator."""
+    script = race(["down P2", "wait 7", "down P3", "wait 1", "down P1", "wait 150", "up P1 P2 P3",
+                   "wait 100", "press P4", "wait 300"])
+    glitches = quiet_moments(script, [0, 1, 2, 3], 1000, spacing=5)
+    first = min(us // 1000 for us, b, down in session.Timeline().read(script.split("\n")).changes if b == 1)
+    assert sum(first - 30 < t < first + 10 for t, _b in glitches) >= 4  # some right at the race's first press
+    got = run_script(capsys, script, "layers", 3, glitches=glitches)
+    assert got[-1]["finish_order"][:3] == [2, 3, 1]
+    same(got, sim_reports(script, "layers", 3))
+
+
+def test_one_sample_pulses_on_a_and_b_in_a_score_keeper_change_nothing(capsys):
+    name, script, game, players, seed = [e for e in __import__("pico_games").games() if e[0] == "coop"][0]
+    glitches = quiet_moments(script, [4, 5], 200, spacing=97)
+    assert len(glitches) > 60
+    same(run_script(capsys, script, game, players, seed, glitches=glitches),
+         sim_reports(script, game, players, seed))
+
+
+def test_a_real_press_counts_at_its_first_sample_and_one_1_ms_earlier_still_wins(capsys):
+    """Two samples agreeing make a press, filed under the first:
+    P3 1 ms before P1 wins, each stamped with its own first millisecond (the finish times are the simulator's)."""
+    script = race(["wait 11", "down P3", "wait 1", "down P1", "wait 300"])
+    got = run_script(capsys, script, "layers", 3)
+    assert got[-1]["finish_order"][:2] == [3, 1]
+    same(got, sim_reports(script, "layers", 3))
+
+
+def test_a_loop_held_past_the_samples_kept_says_what_was_lost(capsys):
+    """The reveal's save holds the loop 3 s (two flash writes of 1.5 s: more than the 2048
+    samples SampledPins keeps) and P2 presses 100 ms into it: the console and the error log
+    say how many ms of samples were lost and that P2 changed across the gap."""
+    script = race(["wait 100", "down P2", "wait 3500", "up P2", "wait 200"]).replace("wait 3003", "wait 10")
+    run_script(capsys, script, "layers", 3, save_ms=1500)
+    lost = [line for line in run_script.hw.logs if "ms of readings lost" in line]
+    assert lost, run_script.hw.logs  # (later saves, the error log's own write included, hold it again)
+    gone = int(lost[0].split("buttons: ")[1].split(" ms")[0])
+    assert 2 * 1500 - 2048 - 20 <= gone <= 2 * 1500 - 2048 + 20, lost
+    assert "changed across the gap: P2" in lost[0]
+    log = run_script.storage.read_bytes("errors.log").decode()
+    assert lost[0] in log
+
+
+def test_a_loop_that_keeps_up_loses_nothing_and_says_nothing(capsys):
+    """Saves that hold the loop 1.8 s (two writes of 0.9 s), inside the 2048 samples kept."""
+    script = race(["wait 100", "down P2", "wait 300", "up P2", "wait 200"]).replace("wait 3003", "wait 10")
+    got = run_script(capsys, script, "layers", 3, save_ms=900)
+    assert not [line for line in run_script.hw.logs if "lost" in line]
+    assert got[-1]["finish_order"][:1] == [2]

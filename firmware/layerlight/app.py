@@ -68,6 +68,8 @@ class Device:
         self.ended_ms = None      # how long it had been played when it reached its final
         self.plays_last = 0       # the play log's last number (startup reads it)
         self.game_n = 0           # the running game's number in the play log, given at its start
+        self.lag = 0              # the most samples the loop was behind (run), since a host asked
+        self.lost_ms = 0          # samples lost because the loop fell further behind than kept
         from layerlight import startup  # what only boot needs, let go afterwards
         startup.prepare(self)
         import sys
@@ -448,11 +450,19 @@ class Device:
         done = -1  # the latest sample taken in: instant 0's is the first (a grid instant)
         while True:
             taken = hw.samples_taken()
-            if taken - done >= kept:  # fell behind the samples kept: the oldest are gone
-                done = taken - 1
-            while done < taken:
+            # a sample is taken in once the next one is there: a change counts when the
+            # next sample agrees, filed under the first (a glitch on a lead, one sample
+            # long, is not a press; real presses keep their milliseconds and order)
+            while done < taken - 1:
+                if taken - done > self.lag:
+                    self.lag = taken - done
+                    if taken - done > kept:  # fell behind the samples kept: the oldest are gone
+                        done = self.lost(done, taken - kept, level, unit)
                 done += 1
                 raw = hw.sample(done)
+                after = hw.sample(done + 1)
+                if not after & MISSED:
+                    raw ^= (raw ^ after) & (raw ^ level) & ~MISSED
                 now = done * unit
                 if host is not None:
                     # a host's requests that came while a long step (a save) held
@@ -462,8 +472,10 @@ class Device:
                         return again
                 if now % STEP_MS == 0:
                     level = self.instant(now, level, raw, True)
+                    taken = hw.samples_taken()  # a step may have held the loop (a save)
                 elif raw != level and not raw & MISSED or host is not None and host.asks(now):
                     level = self.instant(now, level, raw, False)
+                    taken = hw.samples_taken()
             if self.now >= self.next_frame:
                 self.render()
                 self.next_frame = self.now + FRAME_MS
@@ -473,6 +485,22 @@ class Device:
             if again is not None:
                 return again
             host = self.host
+
+    def lost(self, done, first, level, unit):
+        """The loop fell further behind than the hardware keeps samples (held by something
+        longer than the ring): the samples after `done` up to `first` are gone. Say so on
+        the console and in the error log, with whether a button's level changed across the
+        gap (a press or release there was lost); returns where to go on from."""
+        gone = (first - done) * unit
+        self.lost_ms += gone
+        changed = (level ^ self.hw.sample(first + 1)) & ~MISSED
+        names = [buttons.NAMES[b] for b in range(buttons.COUNT) if changed >> b & 1]
+        message = "buttons: %d ms of readings lost after t=%d (the loop was held longer than the %d ms kept); %s" % (
+            gone, done * unit, self.hw.SAMPLES_KEPT * unit,
+            "changed across the gap: " + " ".join(names) if names else "no button changed across the gap")
+        self.log(message)
+        persist.append_log(self.storage, "t=%d %s" % (done * unit, message), self.log)
+        return first
 
     def instant(self, now, level, raw, grid):
         """One instant of the device's time: the grid's step with the buttons as they

@@ -50,6 +50,9 @@ def defaults():
         "matrix_pin": None,
         "buttons": None,
         "buzzer_pin": None,
+        # readings the rp2 sampler's DMA files before its control channel re-arms it
+        # (0: the most the chip's count holds, 12.4 days at 1 ms); tests set a few thousand
+        "sample_pass": 0,
     }
 
 
@@ -70,6 +73,8 @@ def _valid(key, value, default):
         return True  # checked once every key is read (paper_tokens_problem), to say what is wrong
     if key == "coop_turn_s":
         return isinstance(value, int) and not isinstance(value, bool) and (value == 0 or 10 <= value <= 600)
+    if key == "sample_pass":  # at least the rp2 sampler's ring (rp2_pio.RING), within the RP2350's 28-bit count
+        return isinstance(value, int) and not isinstance(value, bool) and (value == 0 or 4096 <= value < 1 << 28)
     if key == "brightness":
         return isinstance(value, (int, float)) and 0 < value <= 1
     if key == "supply_ma":

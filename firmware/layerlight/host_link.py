@@ -16,6 +16,10 @@
 #                                  draw the frame, send it to the LEDs, answer LL {state}
 #                                  with "t", "sound" and "shown_us" (ticks_us before and
 #                                  after the frame went out)
+#   LL hold MS                     do nothing for MS ms (a stall, as a flash write at the
+#                                  chip's slowest makes), then answer LL {"held": MS}
+#   LL lag                         answer LL {"lag": samples, "lost_ms": ms}: the most samples
+#                                  the loop was behind since the last ask, the samples lost
 #   LL mem                         answer LL {"alloc": ..., "free": ...} after a collection
 #   LL mem 0|1                     from now on, each report has "alloc" (after a collection)
 #   LL time 0|1                    time each frame from now on (ticks_us); each report then
@@ -58,6 +62,13 @@ class HostLink:
                     self.timing = [0, 0, 0]
                     timed_render(new, self)
                 return new
+            elif cmd == "hold":
+                ms = int(words[2])
+                hold(dev, ms)
+                answer({"held": ms})
+            elif cmd == "lag":
+                answer({"lag": dev.lag, "lost_ms": dev.lost_ms})
+                dev.lag = 0
             elif cmd == "mem" and not heap_known():
                 answer({"refused": "no heap figures on this port"})
             elif cmd == "mem" and len(words) > 2:
@@ -119,6 +130,18 @@ class HostLink:
                 gc.collect()
                 s["alloc"] = gc.mem_alloc()
             answer(s)
+
+
+def hold(dev, ms):
+    """The loop held for ms (the samples go on meanwhile)."""
+    hold_ms = getattr(dev.hw, "hold_ms", None)  # a simulated clock moves itself
+    if hold_ms is not None:
+        hold_ms(ms)
+        return
+    import time
+    end = time.ticks_add(time.ticks_ms(), ms)  # pyright: ignore[reportAttributeAccessIssue]
+    while time.ticks_diff(end, time.ticks_ms()) > 0:  # pyright: ignore[reportAttributeAccessIssue]
+        pass
 
 
 def heap_known():

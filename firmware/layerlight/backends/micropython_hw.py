@@ -92,7 +92,8 @@ class Hardware:
             raise ValueError("config matrix_pin: NeoPixel buffer is not 3 bytes per pixel")
         if rp2_pio is not None:
             try:
-                self._sampler = rp2_pio.ButtonSampler([buttons[name] for name in BUTTON_NAMES])
+                self._sampler = rp2_pio.ButtonSampler([buttons[name] for name in BUTTON_NAMES],
+                                                      cfg.get("sample_pass") or None)
             except ValueError as e:  # buttons spread over the GPIOs: the timer reads them
                 self.log("buttons: %s; read by a timer every 10 ms instead" % e)
         if self._sampler is not None:
@@ -165,7 +166,7 @@ class Hardware:
     # --- the buttons' samples: by PIO and DMA on rp2, else by a timer ----------
 
     SAMPLE_MS = 10      # the timer's period (rp2: 1, set in __init__)
-    SAMPLES_KEPT = 128  # the timer's 1.28 s of samples (rp2: 2.048 s)
+    SAMPLES_KEPT = 128  # the timer's 1.28 s of samples (rp2: rp2_pio.ButtonSampler.KEPT)
 
     def start_sampling(self, origin=None):
         """Sample the buttons every SAMPLE_MS from instant 0 at ticks_ms `origin` (a

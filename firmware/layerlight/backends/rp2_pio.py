@@ -15,24 +15,29 @@
 
 import rp2
 import uctypes
-from machine import Pin
+from array import array
+from machine import Pin, mem32
 from micropython import const
+from time import ticks_diff, ticks_ms
 
-# Register addresses and DREQ numbers, the same on the RP2040 and the RP2350
-# (the addresses are past the small ints: plain globals, read once at set-up)
-PIO0_TXF0 = 0x50200010
-PIO1_RXF0 = 0x50300020
-_DREQ_PIO0_TX0 = const(0)
-_DREQ_PIO1_RX0 = const(12)
-_TRANS_COUNT = const(2)        # index of a channel's registers (32-bit words)
-_CTRL = const(3)
-_READ_ADDR_TRIG = const(15)    # AL3_READ_ADDR_TRIG: set the read address and start
-_BUSY = const(1 << 24)
+from layerlight.backends import rp2_chip
+
+# Where the two chips differ (rp2_chip.py, from sys.implementation._machine); the
+# rest comes from MicroPython's API: CTRL values from DMA.pack_ctrl, busy from
+# DMA.active(). Register indices within a channel's block (DMA.registers), the
+# same on both chips (RP2040 datasheet 2.5.7, RP2350 datasheet 12.6.10):
+_CHIP = []                     # the chip's table, chosen at the first use (rp2_chip.this_chip)
+_TRANS_COUNT = const(2)        # CHn_TRANS_COUNT, offset 0x08
+_CTRL_TRIG = const(3)          # CHn_CTRL_TRIG, offset 0x0c (a write starts the channel)
+_AL1_CTRL = const(4)           # CHn_AL1_CTRL, offset 0x10 (the same CTRL, no trigger)
+_READ_ADDR_TRIG = const(15)    # CHn_AL3_READ_ADDR_TRIG, offset 0x3c: set the read address and start
+_DMA_BASE = 0x50000000         # both chips (RP2040 datasheet 2.2.2, RP2350 datasheet 2.2)
+_CHANNEL_SPAN = const(0x40)    # one channel's register block
 
 SAMPLE_FREQ = 4000             # the sampler's clock: 4 cycles a reading, one a millisecond
-RING_BITS = 11                 # the ring: 2048 readings, 2.048 s (a DMA ring is a power of two)
-RING = 1 << RING_BITS
-COUNT = (1 << 30) - 1          # readings before the channel stops: 12.4 days (a small int to read)
+RING_BITS = 12                 # the ring: 4096 readings, 4.096 s (a DMA ring is a power of two):
+RING = 1 << RING_BITS          # the longest stall under the flash chip's slowest times, with room (bench_pico)
+MARGIN = 64                    # the loop keeps this many readings from the ring's end (the DMA's next writes)
 PINS_SPANNED = 8               # one byte a reading: the buttons within 8 consecutive GPIOs
 
 
@@ -45,14 +50,17 @@ def _sample_pins():
 
 @rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True, pull_thresh=32)
 def _ws2812():
-    # 10 cycles a bit at 8 MHz (1.25 us): a 1 is high for 7 cycles, a 0 for 2
+    # 10 cycles a bit at 8 MHz (1.25 us): T1 = 3, T2 = 3, T3 = 4 as pico-examples'
+    # ws2812.pio ("for broad compatibility"): a 0 is high for 3 cycles (375 ns), a 1
+    # for 6 (750 ns), inside the WS2812B's windows (0: 220-380 ns, 1: 580-1000 ns)
+    # rather than 2 cycles (250 ns) at the 0's edge
     wrap_target()                                   # noqa: F821  # pyright: ignore[reportUndefinedVariable]
     label("bit")                                    # noqa: F821  # pyright: ignore[reportUndefinedVariable]
-    out(x, 1).side(0)[2]                            # noqa: F821  # pyright: ignore[reportUndefinedVariable]
-    jmp(not_x, "zero").side(1)[1]                   # noqa: F821  # pyright: ignore[reportUndefinedVariable]
-    jmp("bit").side(1)[4]                           # noqa: F821  # pyright: ignore[reportUndefinedVariable]
+    out(x, 1).side(0)[3]                            # noqa: F821  # pyright: ignore[reportUndefinedVariable]
+    jmp(not_x, "zero").side(1)[2]                   # noqa: F821  # pyright: ignore[reportUndefinedVariable]
+    jmp("bit").side(1)[2]                           # noqa: F821  # pyright: ignore[reportUndefinedVariable]
     label("zero")                                   # noqa: F821  # pyright: ignore[reportUndefinedVariable]
-    nop().side(0)[4]                                # noqa: F821  # pyright: ignore[reportUndefinedVariable]
+    nop().side(0)[2]                                # noqa: F821  # pyright: ignore[reportUndefinedVariable]
     wrap()                                          # noqa: F821  # pyright: ignore[reportUndefinedVariable]
 
 
@@ -64,21 +72,75 @@ def _aligned(size):
     return buf, memoryview(buf)[at:at + size]
 
 
+def chip():
+    """The register table of the chip this runs on (rp2_chip), chosen once."""
+    if not _CHIP:
+        _CHIP.append(rp2_chip.this_chip())
+    return _CHIP[0]
+
+
+def largest_pass():
+    """Readings in one pass of the sampler's channel before its control channel re-arms it, at
+    most: as many as the chip's count field holds, and a small int (under 2**30) so that
+    reading TRANS_COUNT allocates nothing."""
+    return min((1 << chip()["count_bits"]) - 1, (1 << 30) - 1)
+
+
+def _enable_bit(dma):
+    """CTRL's EN bit, from MicroPython's own layout of the chip's CTRL."""
+    return dma.pack_ctrl(enable=1) ^ dma.pack_ctrl(enable=0)
+
+
+def _abort(*channels):
+    """Stop channels (rp2.DMA, ctrl value) for good, as both datasheets ask: EN cleared
+    first, so that nothing (a chain) starts them again while they abort (erratum
+    RP2350-E5, in the RP2350 datasheet's errata; harmless on the RP2040), then
+    CHAN_ABORT, polled until it reads 0 (RP2040 datasheet 2.5.5.3: a channel must not
+    be started again before its bit is low)."""
+    bits = 0
+    for dma, ctrl in channels:
+        dma.registers[_AL1_CTRL] = ctrl & ~_enable_bit(dma)  # pyright: ignore[reportAttributeAccessIssue]
+        bits |= 1 << dma.channel  # pyright: ignore[reportAttributeAccessIssue]
+    abort = chip()["chan_abort"]
+    mem32[abort] = bits
+    while mem32[abort] & bits:
+        pass
+
+
+def _clear_dreq(dma):
+    """Clear a channel's DREQ counter (CHn_DBG_CTDREQ: RP2040 datasheet 2.5.5.4, RP2350
+    12.6.10): after the CPU drained a FIFO the channel serves, the channel's count of
+    what the FIFO holds is stale; cleared, the channel starts its handshake again."""
+    c = chip()
+    mem32[c["dbg_ctdreq"] + dma.channel * c["dbg_stride"]] = 0  # pyright: ignore[reportAttributeAccessIssue]
+
+
 class ButtonSampler:
     """The buttons read every millisecond by PIO1's state machine 0, filed by DMA.
 
     Reading k (from 0, when start() ran) is the buttons at millisecond k: bit i
     set while button i is down, through a table made from the pin map (a
-    pressed button pulls its pin low)."""
+    pressed button pulls its pin low).
+
+    The readings never stop: the data channel files `count` readings, then
+    chains to a control channel that writes its CTRL again, which re-arms it
+    (its TRANS_COUNT reloads) with its write address going on round the ring;
+    the FIFO holds the readings of those few cycles. taken() counts the passes."""
 
     SAMPLE_MS = 1
-    KEPT = RING
+    KEPT = RING - MARGIN
 
-    def __init__(self, pins):
+    def __init__(self, pins, count=None):
         base = min(pins)
         if max(pins) - base >= PINS_SPANNED:
             raise ValueError("buttons on GPIO %d..%d: PIO sampling needs them within %d pins"
                              % (base, max(pins), PINS_SPANNED))
+        c = chip()
+        top = largest_pass()
+        count = count or top
+        if not RING <= count <= top:
+            raise ValueError("a pass of %d readings: between %d and %d" % (count, RING, top))
+        self._count = count
         self._base = base
         # reading (one byte: GPIO base..base+7) -> buttons' bits
         table = bytearray(256)
@@ -91,36 +153,73 @@ class ButtonSampler:
         self._table = table
         self._buf, self._ring = _aligned(RING)
         self._dma = rp2.DMA()
+        self._again = rp2.DMA()   # the control channel that re-arms it
         self._regs = self._dma.registers  # pyright: ignore[reportAttributeAccessIssue] (1.22+; not in the stubs)
         self._ctrl = self._dma.pack_ctrl(size=0, inc_read=False, inc_write=True, ring_size=RING_BITS,
-                                         ring_sel=True, treq_sel=_DREQ_PIO1_RX0)
+                                         ring_sel=True, treq_sel=c["dreq_pio1_rx0"],
+                                         chain_to=self._again.channel)  # pyright: ignore[reportAttributeAccessIssue]
+        # the word the control channel writes into the data channel's CTRL_TRIG
+        self._rearm = array("I", (self._ctrl,))
+        self._again_ctrl = self._again.pack_ctrl(size=2, inc_read=False, inc_write=False)
+        self._ctrl_trig = _DMA_BASE + self._dma.channel * _CHANNEL_SPAN + _CTRL_TRIG * 4  # pyright: ignore[reportAttributeAccessIssue]
         self._sm = rp2.StateMachine(4, _sample_pins, freq=SAMPLE_FREQ, in_base=Pin(base))
+        self._passes = 0           # readings of the passes before this one
+        self._left = count         # TRANS_COUNT at the last look
+        self._k = -1               # taken() at the last look...
+        self._at = 0               # ...and ticks_ms() then
 
     def prepare(self):
-        """Stop reading, empty the FIFO and arm the channel again from the ring's
-        start, so that start() takes microseconds. (The channel and the state
+        """Stop reading, empty the FIFO and arm the channels again from the ring's
+        start, so that start() takes microseconds. (The channels and the state
         machine are made once: a closed rp2.DMA's channel is not reliably idle.)"""
         sm = self._sm
         sm.active(0)
-        self._dma.active(0)
+        _abort((self._again, self._again_ctrl), (self._dma, self._ctrl))
         while sm.rx_fifo():
             sm.get()  # readings of an earlier run
-        self._dma.config(read=PIO1_RXF0, write=self._ring, count=COUNT, ctrl=self._ctrl, trigger=True)
+        _clear_dreq(self._dma)
+        self._again.config(read=self._rearm, write=self._ctrl_trig, count=1, ctrl=self._again_ctrl)
+        c = chip()
+        self._dma.config(read=c["pio1_rxf0"], write=self._ring, count=self._count | c["count_mode"],
+                         ctrl=self._ctrl, trigger=True)
+        self._passes = 0
+        self._left = self._count
+        self._k = -1
+        self._at = ticks_ms()
         sm.restart()
 
     def start(self):
         """Reading 0 now (within a quarter of a millisecond: the state machine's clock)."""
+        self._at = ticks_ms()
         self._sm.active(1)
 
     def close(self):
-        """Stop reading and let the channel go (before a soft reset frees the ring)."""
+        """Stop reading and let the channels go (before a soft reset frees the ring)."""
         self._sm.active(0)
-        self._dma.active(0)
+        _abort((self._again, self._again_ctrl), (self._dma, self._ctrl))
         self._dma.close()
+        self._again.close()
 
     def taken(self):
-        """The latest reading's number (-1: none yet). No allocation."""
-        return COUNT - 1 - self._regs[_TRANS_COUNT]
+        """The latest reading's number (-1: none yet), monotonic across the passes.
+        No allocation (until 2**30 readings, 12.4 days: then a long int)."""
+        left = self._regs[_TRANS_COUNT]
+        count = self._count
+        if left > self._left:      # re-armed since the last look: a new pass
+            self._passes += count
+        self._left = left
+        k = self._passes + count - 1 - left
+        # the loop held for more than half a pass (a pass of a few thousand in a test):
+        # the clock says how many passes went by
+        now = ticks_ms()
+        ahead = self._k + ticks_diff(now, self._at) - k
+        if ahead > count // 2:
+            n = (ahead + count // 2) // count
+            self._passes += n * count
+            k += n * count
+        self._k = k
+        self._at = now
+        return k
 
     def sample(self, k):
         return self._table[self._ring[k & (RING - 1)]]
@@ -146,13 +245,16 @@ class StripSender:
         self._dma = rp2.DMA()
         self._regs = self._dma.registers  # pyright: ignore[reportAttributeAccessIssue] (1.22+; not in the stubs)
         # words byte-swapped: the state machine shifts out from bit 31, the bytes' order
-        ctrl = self._dma.pack_ctrl(size=2, inc_read=True, inc_write=False, bswap=True,
-                                   treq_sel=_DREQ_PIO0_TX0)
-        self._dma.config(read=self._wire, write=PIO0_TXF0, count=nbytes // 4, ctrl=ctrl)
+        self._ctrl = self._dma.pack_ctrl(size=2, inc_read=True, inc_write=False, bswap=True,
+                                         treq_sel=chip()["dreq_pio0_tx0"])
+        # a channel a skipped clean-up left running is stopped before it is set up
+        _abort((self._dma, self._ctrl))
+        _clear_dreq(self._dma)
+        self._dma.config(read=self._wire, write=chip()["pio0_txf0"], count=nbytes // 4, ctrl=self._ctrl)
 
     def close(self):
         self._sm.active(0)
-        self._dma.active(0)
+        _abort((self._dma, self._ctrl))
         self._dma.close()
 
     def busy(self):
@@ -161,7 +263,7 @@ class StripSender:
 
     def send(self, buf):
         """Start sending buf (a frame in wire order); returns at once. No allocation."""
-        while self.busy() or self._regs[_CTRL] & _BUSY:
+        while self.busy() or self._dma.active():
             pass  # only when frames come closer than the wire's time (a host asking)
         self._wire[:] = buf
         self._sent_at = self._ticks_us()

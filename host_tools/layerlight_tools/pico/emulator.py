@@ -8,6 +8,7 @@ the matrix's data pin, the buzzer's frequency.
 """
 
 import json
+import math
 import os
 import shutil
 import struct
@@ -28,6 +29,17 @@ UF2_HELP = "the Pico's MicroPython UF2 from https://micropython.org/download/RPI
 BOOTROM_HELP = ("the RP2040 boot ROM (B1, 16 KB) from raspberrypi/pico-bootrom or the rp2040js "
                 "repository's demo folder")
 WALL_TIMEOUT_S = 600   # no answer from the emulator for this long: it is stuck
+# the flash chip's program and erase times (pico.mjs, FLASH_TIMES): as a W25Q16JV
+# usually takes, or the most its datasheet allows
+FLASH_TIMES = ("typical", "max")
+
+
+def flash_times(profile=None):
+    """The flash times profile: as given, else LAYERLIGHT_FLASH_TIMES, else typical."""
+    profile = profile or os.environ.get("LAYERLIGHT_FLASH_TIMES") or "typical"
+    if profile not in FLASH_TIMES:
+        raise UserError("LAYERLIGHT_FLASH_TIMES=%s: the flash times are typical or max" % profile)
+    return profile
 
 
 def check_uf2(path):
@@ -73,15 +85,18 @@ class Pico:
     """One emulated Pico. `flash_image`: a file holding the 16 MB flash from an
     earlier run (None: a blank flash), written back by `close(keep=True)`."""
 
-    def __init__(self, uf2, bootrom, flash_image=None, data_pin=16, buzzer_pin=15, log=None):
+    def __init__(self, uf2, bootrom, flash_image=None, data_pin=16, buzzer_pin=15, log=None,
+                 times=None):
         node_ready()
         check_uf2(uf2)
         check_bootrom(bootrom)
         self.flash_image = flash_image
         self.log = log
+        self.flash_times = flash_times(times)
         self.proc = subprocess.Popen(
             ["node", SCRIPT, bootrom, uf2, flash_image or "-", str(data_pin), str(buzzer_pin)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
+            env=dict(os.environ, LAYERLIGHT_FLASH_TIMES=self.flash_times))
         self.cond = threading.Condition()
         self.us = 0                 # emulated time reached (us since power on)
         self.serial = bytearray()   # what the board wrote to its USB serial, not yet taken
@@ -165,6 +180,11 @@ class Pico:
         """Let the chip run until emulated time `us` (microseconds since power on)."""
         if self.cut is not None:
             raise UserError("the emulated Pico's power was cut at t=%d us" % self.cut["us"])
+        # a whole microsecond: the emulator stops at or past it, and says where in
+        # its own float, which a target with a fraction (130000.216 + 5000 is
+        # 135000.21600000001) could stay just above for ever (a hang under the
+        # `max` flash times, where the clock's phase came to rest on such values)
+        us = math.ceil(us)
         if us <= self.us:
             return
         self._send(cmd="run", until_us=us)

@@ -35,7 +35,8 @@ from layerlight_tools.errors import UserError
 
 AHEAD_MS = 600        # requests and edges are sent this far ahead of the device's time
 RUN_MS = 100          # the emulator runs this long between two looks at what came back
-GAP_MS = 1            # a button changed twice at one instant: the second change this much later
+GAP_MS = 2            # a button changed twice at one instant: the second change this much later
+                      # (two samples: a change one sample long is a glitch, app.Device.run)
 FRAME_WAIT_MS = 60    # a frame is on the wire this long at most after it began (32x32: 31 ms)
 # A bouncing contact chatters after its change (level, not level, ...), settled
 # 230 us later: the millisecond's reading may catch it mid-bounce and take the
