@@ -272,3 +272,33 @@ def test_the_same_cuts_on_the_real_micropython():
     assert not bad, bad[:5]
     done = [line for line in out if line.startswith("done ")]
     assert done and int(done[0].split()[1]) >= 30, res.stdout[-2000:]
+
+
+@pytest.mark.parametrize("game", ["layers", "coop"])
+def test_erases_ahead_come_only_at_quiet_moments_never_in_a_race(game):
+    """Every erase of a whole game but those the very first save needs (its block was never
+    erased) comes with no button down, at least QUIET_MS after the last button event, and
+    never while a race runs (QUIET_MS: a quarter of a second, as docs/device.md says)."""
+    from layerlight import app
+    flash = simcore.SimFlash(data=USED)
+    seen = []
+    erase = flash.erase
+    holder = {}
+
+    def noted(offset):
+        dev = holder["dev"]
+        seen.append((dev.now, dev.now - dev.quiet_from, getattr(dev.game, "phase", None), dev.saves.written,
+                     dev.hw.pressed))
+        erase(offset)
+    flash.erase = noted
+    script, players, seed = GAMES[game]
+    dev = simcore.make_device(FILES, 16, 16, seed, None, players, flash=flash)
+    holder["dev"] = dev
+    dev.start_game(game, list(range(players)), 0)
+    sim = simcore.Simulator(dev)
+    for i, line in enumerate(script.split("\n")):
+        sim.run_line(line, i + 1)
+    ahead = [e for e in seen if e[3] > 0]  # after the first record
+    assert len(seen) - len(ahead) == journal.BLOCK_SECTORS and ahead
+    for now, quiet, phase, _written, pressed in ahead:
+        assert quiet >= 250 and not pressed and phase not in app.RACE_PHASES, (now, quiet, phase)
