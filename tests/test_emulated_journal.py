@@ -20,6 +20,7 @@ from layerlight_tools.pico import session, target
 import pico_games
 import scenario_lib
 from test_emulated_pico import after_power_on, per_instant, play_cut, sim_trace
+import uf2_fixture
 from uf2_fixture import uf2_image  # noqa: F401 (a pytest fixture: the Layerlight UF2's flash image)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench"))
@@ -39,12 +40,13 @@ def image_for(uf2_image, folder, size, used_journal=False):
     leaves it: every block must be erased before it is written)."""
     image = os.path.join(str(folder), "flash.bin")
     shutil.copyfile(uf2_image["image"], image)
-    pico = target.power_on(uf2_image["uf2"], uf2_image["rom"], image)
-    try:
-        pico.run_ms(500)
-        target.flash(pico, settings(size))
-    finally:
-        pico.close(keep=True)
+    if settings(size) != uf2_fixture.SETTINGS:  # the fixture's image has its own already
+        pico = target.power_on(uf2_image["uf2"], uf2_image["rom"], image)
+        try:
+            pico.run_ms(500)
+            target.flash(pico, settings(size))
+        finally:
+            pico.close(keep=True)
     if used_journal:
         with open(image, "r+b") as f:
             f.seek(JOURNAL[0])
