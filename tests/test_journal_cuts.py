@@ -302,3 +302,20 @@ def test_erases_ahead_come_only_at_quiet_moments_never_in_a_race(game):
     assert len(seen) - len(ahead) == journal.BLOCK_SECTORS and ahead
     for now, quiet, phase, _written, pressed in ahead:
         assert quiet >= 250 and not pressed and phase not in app.RACE_PHASES, (now, quiet, phase)
+
+
+def test_a_damaged_start_of_the_newest_block_is_reported_and_an_older_save_comes_back():
+    """A bit flipped in the base of the block in use (its deltas still whole after it): told,
+    and the device boots with what the block before holds (or nothing), never stuck."""
+    flash = simcore.SimFlash(data=USED)
+    dev, finished = run("coop", flash)  # a whole game, then most of another: past the first block
+    assert finished
+    script, players, seed = GAMES["coop"]
+    flash = flash.after_power_on()
+    dev, finished = run("coop", flash, script.split("\n")[:300])
+    assert finished and dev.saves.block > 0
+    broken = simcore.SimFlash(data=flash.data)
+    broken.data[dev.saves.block * journal.BLOCK + journal.HEAD + 3] ^= 0x01
+    after, logs = power_on(dev, broken)
+    assert any("lost its newest block's start" in ln for ln in logs), logs
+    assert after.saved != dev.saved

@@ -231,15 +231,24 @@ class Journal:
         flash = self.flash
         best = -1
         best_seq = -1
+        bad_bases = []
         for b in range(self.blocks):
             try:
                 rec = read_record(flash, b * BLOCK, BLOCK)
             except ValueError:
+                bad_bases.append(b)
                 continue
             if rec is not None and rec[0] == BASE and rec[1] > best_seq:
                 best, best_seq = b, rec[1]
+        for b in bad_bases:
+            # a base the power cut short has nothing after it; an old block erased part way
+            # only older records: newer ones after a bad base mean it was damaged
+            if self._after(b, 0) > best_seq:
+                self.damage = "the saved game's journal lost its newest block's start: an earlier save resumed"
         if best < 0:
             self._start_over()
+            if self.damage is not None and bad is not None:
+                bad(self.damage)
             return None
         texts = {}
         at = 0
@@ -256,7 +265,7 @@ class Journal:
                 # a torn record is the last thing written: the rest of the block is erased after
                 # it. Anything else (a damaged record with more after it) is told.
                 room = False
-                if not self._torn_tail(best, at):
+                if self._after(best, at) > seq:
                     self.damage = "the saved game's journal is damaged after entry %d: resumed from there" % seq
                 break
             try:
@@ -292,21 +301,24 @@ class Journal:
         self.room = False
         self.erased = self._erased_sectors(0)
 
-    def _torn_tail(self, block, at):
-        """True if nothing whole follows a bad record at `at`: the power cut the last record
-        written short. (A record that reads whole further on means the bad one was damaged
-        after it was written: that is told.)"""
+    def _after(self, block, at):
+        """The highest sequence number of a whole record after a bad one at `at` in a block
+        (-1: none). A power cut leaves nothing newer after the record it cut short; a newer
+        record there means the bad one was damaged after it was written, which is told."""
         rest = self.flash.read(block * BLOCK + at, BLOCK - at)
-        mark = bytes((DELTA, MAGIC))
-        i = rest.find(mark, 1)
-        while i >= 0:
-            try:
-                if read_record(self.flash, block * BLOCK + at + i, BLOCK - at - i) is not None:
-                    return False
-            except ValueError:
-                pass
-            i = rest.find(mark, i + 1)
-        return True
+        top = -1
+        for kind in (DELTA, BASE):
+            mark = bytes((kind, MAGIC))
+            i = rest.find(mark, 1)
+            while i >= 0:
+                try:
+                    rec = read_record(self.flash, block * BLOCK + at + i, BLOCK - at - i)
+                    if rec is not None and rec[1] > top:
+                        top = rec[1]
+                except ValueError:
+                    pass
+                i = rest.find(mark, i + 1)
+        return top
 
     def _erased_sectors(self, block):
         n = 0
