@@ -29,7 +29,7 @@ LAYERLIGHT_UF2 = os.path.join(uf2_tool.REPO, "build", "layerlight-pico.uf2")
 TARGET_MS = {8: 80, 16: 80, 32: 120}  # press to light (issue 33: a frame, emulated time, unscaled)
 # the sizes played on the emulated Pico (LAYERLIGHT_BENCH_SIZES=16,32 to play fewer: each game is
 # minutes of the machine's time)
-SIZES = [int(n) for n in os.environ.get("LAYERLIGHT_BENCH_SIZES", "8,16,32").split(",")]
+SIZES = [int(n) for n in os.environ.get("LAYERLIGHT_BENCH_SIZES", "8,16,32").split(",") if n]
 
 SEASON = 500          # games of every mode (bench_history's full play log)
 CYCLES = 100_000      # a sector's erase cycles (W25Q16JV datasheet 9.6, Endurance: min 100,000)
