@@ -128,10 +128,10 @@ def journal_records(script, game, players, seed, size):
 
 
 def record_groups(ops, origin):
-    """The journal's page programs from the game's start on, grouped by record (the pages of one
+    """The journal's page programs (the game's from its start: the image held no saved game), grouped by record (the pages of one
     record follow each other within a millisecond): [[op numbers]]."""
     programs = sorted(n for n, op in ops.items() if op["kind"] == "program" and op["at"] is not None
-                      and JOURNAL[0] <= op["at"] < JOURNAL[1] and op["us"] >= origin - 100_000)
+                      and JOURNAL[0] <= op["at"] < JOURNAL[1])  # the game's: nothing else is saved there
     groups = []
     for n in programs:
         if groups and ops[n]["us"] - (ops[groups[-1][-1]]["us"] + ops[groups[-1][-1]]["busy_us"]) < 1000:
