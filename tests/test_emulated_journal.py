@@ -120,7 +120,7 @@ def test_a_whole_keeper_game_at_the_simulators_pace_ends_as_in_the_simulator_and
         assert not waited, (t, line, ms, waited)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 33's press-to-light target is not met yet: a few events wait "
+@pytest.mark.xfail(strict=False, reason="issue 33's press-to-light target is not met yet: a few events wait "
                    "81-110 ms at 16x16 (CPU: drawing and the loop, no flash write among them; bench_journal)")
 @pytest.mark.parametrize("game,size", KEEPERS, ids=["%s-%d" % k for k in KEEPERS])
 def test_every_press_of_a_whole_keeper_game_lights_within_a_frame(uf2_image, tmp_path, game, size):
