@@ -109,7 +109,10 @@ def test_a_whole_keeper_game_at_the_simulators_pace_ends_as_in_the_simulator_and
     report, frame, ops, lit, script, origin = keeper_run(uf2_image, tmp_path, game, size)
     state, wire_frame = per_instant(script, sim_trace(script, game, 4, 1, size))[-1]
     assert state["phase"] == "final"
-    assert session.trace_state(report, frame, None) == state and frame == wire_frame
+    got = session.trace_state(report, frame, None)
+    got.pop("sound")  # the tunes of the whole game (asked for once): the simulator's are the last instant's
+    assert dict(got, sound=None) == dict(state, sound=None)
+    assert frame == wire_frame
     saves = [op for op in ops.values() if op["at"] is not None and JOURNAL[0] <= op["at"] < JOURNAL[1]]
     assert len(saves) > 30 and all(op["kind"] == "program" for op in saves)  # the journal's page programs
     assert len(lit) > 100 and all(ms is not None for ms, _t, _line in lit)
