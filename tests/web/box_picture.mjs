@@ -4,21 +4,10 @@
 //
 //   node tests/web/box_picture.mjs URL OUT.png
 
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { chromium } from "playwright-core";
+import { close, launch } from "./browser.mjs";
 
-const CHROMIUM = process.env.LAYERLIGHT_CHROMIUM || "/usr/bin/chromium";
 const [url, out] = process.argv.slice(2);
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), "layerlight-chromium-"));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: CHROMIUM,
-  headless: true,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--force-color-profile=srgb"],
-  viewport: { width: 1400, height: 1000 },
-  deviceScaleFactor: 1,
-});
+const context = await launch({ viewport: { width: 1400, height: 1000 } });
 try {
   const page = context.pages()[0] || (await context.newPage());
   await page.goto(url);
@@ -40,6 +29,5 @@ try {
   const top = await page.evaluate(() => document.getElementById("box").getBoundingClientRect().top + window.scrollY);
   await page.screenshot({ path: out, fullPage: true, clip: { x: 0, y: top - 8, width: 1400, height: 1180 } });
 } finally {
-  await context.close();
-  fs.rmSync(profile, { recursive: true, force: true });
+  await close(context);
 }

@@ -13,22 +13,9 @@
 // bad input. It prints one JSON object: what it saw. The test checks it all.
 
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { chromium } from "playwright-core";
+import { close, launch } from "./browser.mjs";
 
-const CHROMIUM = process.env.LAYERLIGHT_CHROMIUM || "/usr/bin/chromium";
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--force-color-profile=srgb",
-];
 const STEP_TIMEOUT = 30000;
 
 const [url, outDir, planFile] = process.argv.slice(2);
@@ -43,15 +30,7 @@ const result = { errors: [], timings: {} };
 const t0 = Date.now();
 const mark = (name) => (result.timings[name] = Date.now() - t0);
 
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), "layerlight-chromium-"));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: CHROMIUM,
-  headless: true,
-  args: ARGS,
-  viewport: { width: 1400, height: 1000 },
-  deviceScaleFactor: 1,
-  acceptDownloads: true,
-});
+const context = await launch({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
 try {
   const page = context.pages()[0] || (await context.newPage());
   page.on("console", (m) => {
@@ -322,8 +301,7 @@ try {
   result.refused = { msg: await text("#build-msg") };
   mark("done");
 } finally {
-  await context.close();
-  fs.rmSync(profile, { recursive: true, force: true });
+  await close(context);
 }
 process.stdout.write(JSON.stringify(result) + "\n");
 

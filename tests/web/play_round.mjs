@@ -14,20 +14,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium } from "playwright-core";
+import { close, launch } from "./browser.mjs";
 
-const CHROMIUM = process.env.LAYERLIGHT_CHROMIUM || "/usr/bin/chromium";
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--force-color-profile=srgb",
-];
 const STEP_TIMEOUT = 30000;
 
 const [url, outDir] = process.argv.slice(2);
@@ -41,14 +29,7 @@ const result = { requests: [], errors: [], states: {}, timings: {} };
 const t0 = Date.now();
 const mark = (name) => (result.timings[name] = Date.now() - t0);
 
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), "layerlight-chromium-"));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: CHROMIUM,
-  headless: true,
-  args: ARGS,
-  viewport: { width: 1180, height: 830 },
-  deviceScaleFactor: 1,
-});
+const context = await launch({ viewport: { width: 1180, height: 830 } });
 try {
   mark("browser_started");
   context.on("request", (r) => result.requests.push(r.url()));
@@ -207,7 +188,6 @@ try {
   await page.evaluate(() => window.layerlight.freeze(false));
   mark("done");
 } finally {
-  await context.close();
-  fs.rmSync(profile, { recursive: true, force: true });
+  await close(context);
 }
 process.stdout.write(JSON.stringify(result) + "\n");
