@@ -34,7 +34,6 @@ package(
         "geometry.py",
         "hardware.py",
         "host_link.py",
-        "journal.py",
         "launch.py",
         "led_light.py",
         "mission_screens.py",
