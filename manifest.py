@@ -34,6 +34,7 @@ package(
         "geometry.py",
         "hardware.py",
         "host_link.py",
+        "journal.py",
         "launch.py",
         "led_light.py",
         "mission_screens.py",

@@ -93,7 +93,8 @@ def play_and_keep(uf2_path, rom, image, lines, seed, game, players):
 def test_a_newer_uf2_over_an_older_one_keeps_the_tables_files(uf2_image, tmp_path):
     """UF2 A plays a Layers game to a save; UF2 B (another ROMFS: a file of its own beside the same
     decks) is written over the program's part of the flash only, everything of A there erased
-    first; B boots, offers RESUME and resumes the game A saved, with the table's settings."""
+    first (the save journal at the top of the ROMFS partition and LittleFS kept: no UF2 block
+    reaches them); B boots, offers RESUME and resumes the game A saved, with the table's settings."""
     name, script, game, players, seed = GAMES[0]
     lines = script.split("\n")
     saves = saves_in(script, game, players, seed)
@@ -107,13 +108,14 @@ def test_a_newer_uf2_over_an_older_one_keeps_the_tables_files(uf2_image, tmp_pat
         a = f.read()
     layout = uf2.board_layout(BOARD_DIR)
     b = uf2.assemble(a, uf2.romfs_image(os.path.join(firmware_files.FIRMWARE, "decks"), {"uf2-b": b"B\n"}), layout)
-    assert b != a and uf2.program_span(b)[1] <= layout["fs"]
+    assert b != a and uf2.program_span(b)[1] <= layout["journal"]
     b_path = str(tmp_path / "b.uf2")
     with open(b_path, "wb") as f:
         f.write(b)
     with open(image, "rb") as f:
         flash = bytearray(f.read())
-    flash[:layout["fs"]] = b"\xff" * layout["fs"]   # the program's part: nothing of A left
+    # the program's part, below the save journal (no UF2 block reaches it): nothing of A left
+    flash[:layout["journal"]] = b"\xff" * layout["journal"]
     with open(image, "wb") as f:
         f.write(flash)
 

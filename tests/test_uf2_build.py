@@ -98,3 +98,23 @@ def test_flash_uf2_bad_file_is_one_line_on_the_command_line(tmp_path):
                        text=True, timeout=60)
     assert r.returncode != 0 and "Traceback" not in r.stderr
     assert r.stderr.strip().count("\n") == 0 and "no UF2 at" in r.stderr and "make uf2" in r.stderr
+
+
+@pytest.mark.parametrize("board", ["LAYERLIGHT_PICO", "LAYERLIGHT_PICO2"])
+def test_the_save_journal_sits_between_the_decks_and_littlefs_and_no_uf2_block_reaches_it(board):
+    """The top of each board's ROMFS partition is the save journal (firmware/layerlight/journal.py):
+    whole 4 KB sectors right below LittleFS, which stays where stock MicroPython keeps it; the decks'
+    image has the rest, and a ROMFS image too big for that room is refused in one line, never
+    written over the journal."""
+    layout = uf2.board_layout(os.path.join(REPO, "uf2", "boards", board))
+    fs = {"LAYERLIGHT_PICO": 0xA0000, "LAYERLIGHT_PICO2": 0x100000}[board]
+    assert layout["fs"] == fs and layout["journal"] + layout["journal_bytes"] == fs
+    assert layout["journal_bytes"] == uf2.JOURNAL_BYTES and layout["journal"] % 4096 == 0
+    assert layout["romfs"] + layout["romfs_bytes"] == layout["journal"] and layout["romfs_bytes"] >= 16 * 1024
+    image = uf2.romfs_image(os.path.join(REPO, "firmware", "decks"))
+    out = uf2.assemble(firmware_blocks(400), image, layout)
+    assert uf2.program_span(out)[1] <= layout["journal"]
+    with pytest.raises(UserError) as e:
+        uf2.assemble(firmware_blocks(400), image + bytes(layout["romfs_bytes"]), layout)
+    assert "below the save journal" in str(e.value) and "\n" not in str(e.value)
+    assert "JOURNAL_BYTES = %d" % uf2.JOURNAL_BYTES in uf2.version_module("1.0")

@@ -18,6 +18,8 @@ LOOP_MS = 5            # the loop's idle wait between two steps
 MISSED = 0x80          # a sample the hardware could not take (backends/__init__.py)
 ERROR_SHOW_MS = 4000
 PRESS_LIGHT_MS = 150   # how long a press lights its spot on the matrix
+QUIET_MS = 250         # the flash's erases ahead wait this long after the last button event
+RACE_PHASES = ("race", "solve")  # a race runs: no erase ahead (each stops the chip for ~45 ms)
 
 FINAL_PHASES = ("final", "result")  # a game there has ended: the play log takes it when it is left
 PAUSE_ITEMS = ("RESUME", "SCORES", "END")
@@ -56,6 +58,9 @@ class Device:
         self.deck_crc = None
         self.decks = {}           # kind -> deck opened for the running mode
         self.storage = hw.storage
+        self.saves = persist.open_saves(hw, self.log)  # the running game's saves
+        self.quiet_from = 0       # the last button event: the flash's erases wait a while after it
+        self.leaving = None       # (record,): a game's end still to log and clear (game_over)
         self.bests = {}
         self.saved = None         # a game saved on flash that can be resumed
         self.host = None          # a host's requests (host_link), once one asks
@@ -77,7 +82,8 @@ class Device:
         self.fail(ERR_SAVED, message)
 
     def save_game(self):
-        """The running game to flash (a new file renamed over the old one)."""
+        """The running game to flash (self.saves: a record appended to the journal, or a new
+        file renamed over the old one), on flash when this returns: what is drawn next is saved."""
         game = self.game
         game.dirty = False
         snap = game.snapshot()
@@ -89,7 +95,10 @@ class Device:
         record = self.play_record("final")
         if record is not None:  # at its final: logged even if the power goes before it is left
             self.saved["record"] = record
-        persist.save(self.storage, persist.GAME, self.saved, self.log)
+        try:
+            self.saves.save(self.saved)
+        except (OSError, ValueError) as e:
+            self.log("could not save %s: %s" % (self.saves.name, e))
         self.saved.pop("record", None)  # kept on flash only: the game in memory gives it again
 
     def flush_outbox(self):
@@ -163,18 +172,28 @@ class Device:
             self.drop_game()
 
     def game_over(self, record=None):
-        """A game ended: its record (play_record) goes into the play log, then nothing is
-        left to resume. In that order: a power cut between the two leaves the saved
-        game, which is logged when the next mode starts (once: it has its number)."""
+        """A game ended: the menu comes back at once, and once it is drawn (finish_leaving)
+        the game's record (play_record) goes into the play log, then nothing is left to
+        resume on flash. The saved game holds the record from its final on, so a power cut
+        before or between the two leaves it, logged when the next mode starts (once: it has
+        its number); the menu is not kept waiting for the play log's file write."""
         self.drop_game()
-        self.write_play(record)
         self.saved = None
         self.where = "menu"
         self.menu_index = 0
+        self.leaving = (record,)
+
+    def finish_leaving(self):
+        """What a game's end leaves to write once the menu is drawn (game_over), if anything."""
+        if self.leaving is None:
+            return
+        record = self.leaving[0]
+        self.leaving = None
+        self.write_play(record)
         try:
-            self.storage.remove(persist.GAME)
+            self.saves.clear()
         except OSError as e:
-            self.log("could not remove %s: %s" % (persist.GAME, e))
+            self.log("could not remove %s: %s" % (self.saves.name, e))
 
     # --- decks and errors -------------------------------------------------
 
@@ -208,6 +227,7 @@ class Device:
             self.give_way()
         elif self.game is not None:
             self.drop_game()
+        self.finish_leaving()  # a game that just ended is logged (and its save cleared) first
         from layerlight import launch
         self.game = launch.start(self, name, seats, first_player, saved)
         forget_modules(("layerlight.launch",))  # not needed while the game runs
@@ -243,6 +263,8 @@ class Device:
         if raw is None:
             raw = self.hw.read_buttons()
         events = self.buttons.update(now, raw)
+        if events:
+            self.quiet_from = now
         for ev in events:
             if buttons.kind_of(ev) == buttons.PRESS:
                 self.lit_until[buttons.button_of(ev)] = now + PRESS_LIGHT_MS
@@ -257,7 +279,22 @@ class Device:
         if show and now >= self.next_frame:
             self.render()
             self.next_frame = now + FRAME_MS
+        if show:
+            self.finish_leaving()
+            self.tidy(raw)
         self.hw.feed()
+
+    def tidy(self, raw):
+        """The flash work that can wait (the journal's erases ahead, one sector at a time), at a
+        quiet moment only: no button down, QUIET_MS since the last button event, no race."""
+        if raw or self.now - self.quiet_from < QUIET_MS or not self.saves.wants_tidy():
+            return
+        if self.where == "game" and getattr(self.game, "phase", None) in RACE_PHASES:
+            return
+        try:
+            self.saves.tidy()
+        except OSError as e:
+            self.log("could not erase ahead in %s: %s" % (self.saves.name, e))
 
     def after_game_call(self):
         """Save what changed; leave a finished game."""
@@ -452,6 +489,8 @@ class Device:
             if self.now >= self.next_frame:
                 self.render()
                 self.next_frame = self.now + FRAME_MS
+            self.finish_leaving()  # the menu is on the wire: a game's end is logged now
+            self.tidy(level)  # caught up with the samples: an erase now delays no press taken
             again = self.listen(LOOP_MS)
             if again is not None:
                 return again

@@ -82,3 +82,43 @@ def append_log(storage, line, log):
         storage.write_atomic(ERRORS, data)
     except OSError as e:
         log("could not write %s: %s" % (ERRORS, e))
+
+
+class FileSaves:
+    """The running game's saves as the file GAME (written whole and renamed over the old one
+    at every change): where the board has no journal area (stock MicroPython, the simulator's
+    files, Blinka). The same small interface as journal.Journal."""
+
+    written = 0
+    name = GAME
+
+    def __init__(self, storage, log):
+        self.storage = storage
+        self.log = log
+
+    def load(self, bad):
+        return load(self.storage, GAME, bad)
+
+    def save(self, obj):
+        self.storage.write_atomic(GAME, encode(obj))
+        self.written += 1
+
+    def clear(self):
+        self.storage.remove(GAME)
+
+    def wants_tidy(self):
+        return False
+
+    def tidy(self):
+        pass
+
+
+def open_saves(hw, log):
+    """Where the running game is saved: the board's journal area (journal.Journal) when it
+    has one (hw.journal_flash()), else the file GAME on its storage."""
+    area = getattr(hw, "journal_flash", None)
+    flash = area() if area is not None else None
+    if flash is None:
+        return FileSaves(hw.storage, log)
+    from layerlight.journal import Journal
+    return Journal(flash, log)

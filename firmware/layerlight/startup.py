@@ -86,7 +86,11 @@ def check_deck(dev, path):
 
 def saved_game(dev):
     """The game saved on flash, if it can be resumed with the decks there now."""
-    saved = persist.load(dev.storage, persist.GAME, dev._bad_file)
+    try:
+        saved = dev.saves.load(dev._bad_file)
+    except Exception as e:  # whatever the flash holds, the device boots (and says so)
+        dev._bad_file("the saved game could not be read: %s" % e)
+        saved = None
     if not isinstance(saved, dict) or saved.get("game") not in modes.GAMES:
         return None
     kind = modes.deck_kind(saved["game"])

@@ -109,13 +109,85 @@ class MemoryStorage:
         return sorted(out)
 
 
+class SimFlash:
+    """A raw flash area for the game journal (layerlight.journal), as NOR flash behaves:
+    an erase sets a 4 KB sector to 0xFF, a program can only clear bits (a byte becomes
+    old AND new), in whole 256-byte pages.
+
+    Every program and erase counts (`ops`: (kind, offset)); `fault = (n, how)` strikes
+    the n-th (0-based): 'fail' (the flash refuses: OSError), 'cut' (the power goes before
+    it), 'partial' (the power goes midway: a program's first half of bytes lands, an
+    erase's first half of the sector is erased) or 'torn' (midway, every byte half done:
+    a program clears only the high nibble's bits, an erase sets only the low nibble's).
+    """
+
+    SECTOR = 4096
+    PAGE = 256
+
+    def __init__(self, sectors=8, data=None):
+        self.data = bytearray(data) if data is not None else bytearray(b"\xff" * (sectors * self.SECTOR))
+        self.size = len(self.data)
+        self.ops = []
+        self.fault = None
+        self.struck = None  # (n, kind, offset, how) of the op the fault struck
+
+    def read(self, offset, n):
+        return bytes(self.data[offset:offset + n])
+
+    def _op(self, kind, offset):
+        """Count an op; the 'how' of a fault striking it (None: it happens whole)."""
+        n = len(self.ops)
+        self.ops.append((kind, offset))
+        if self.fault is None or self.fault[0] != n:
+            return None
+        how = self.fault[1]
+        self.struck = (n, kind, offset, how)
+        if how == "fail":
+            raise OSError(5, "flash %s refused" % kind)
+        return how
+
+    def program(self, offset, data):
+        if offset % self.PAGE or len(data) % self.PAGE or offset + len(data) > self.size:
+            raise ValueError("program at 0x%x, %d bytes: not whole pages of the area" % (offset, len(data)))
+        how = self._op("program", offset)
+        flash = self.data
+        n = len(data)
+        if how == "cut":
+            raise PowerCut()
+        if how == "partial":
+            n = n // 2
+        for i in range(n):
+            b = data[i] | 0x0F if how == "torn" else data[i]
+            flash[offset + i] &= b
+        if how is not None:
+            raise PowerCut()
+
+    def erase(self, offset):
+        if offset % self.SECTOR or offset >= self.size:
+            raise ValueError("erase at 0x%x: not a sector of the area" % offset)
+        how = self._op("erase", offset)
+        if how == "cut":
+            raise PowerCut()
+        flash = self.data
+        n = self.SECTOR // 2 if how == "partial" else self.SECTOR
+        for i in range(offset, offset + n):
+            flash[i] = flash[i] | 0x0F if how == "torn" else 0xFF
+        if how is not None:
+            raise PowerCut()
+
+    def after_power_on(self):
+        """The same flash (its very bytes) after the power comes back: no fault, nothing counted."""
+        return SimFlash(data=self.data)
+
+
 class SimHardware:
     """The hardware layer of the simulated device."""
 
-    def __init__(self, width, height, storage, log=None):
+    def __init__(self, width, height, storage, log=None, flash=None):
         self.width = width
         self.height = height
         self.storage = storage
+        self.flash = flash  # a SimFlash: the game saved in its journal (else in a file)
         self.pressed = 0
         self.date_from_pc = False
         self.clock = 0
@@ -124,6 +196,9 @@ class SimHardware:
         self.freq = 0
         self.logs = []
         self._log = log
+
+    def journal_flash(self):
+        return self.flash
 
     def ticks_ms(self):
         return self.clock
@@ -177,16 +252,17 @@ class SimHardware:
             self._log(line)
 
 
-def make_device(files, width=16, height=16, seed=1, game=None, players=2, log=None, storage=None):
+def make_device(files, width=16, height=16, seed=1, game=None, players=2, log=None, storage=None, flash=None):
     """A Device on simulated hardware, optionally already in a game with seats P1..Pn and P1 first.
 
-    Pass `storage` (a MemoryStorage) to boot again over the same flash, as after a power cut.
+    Pass `storage` (a MemoryStorage) to boot again over the same flash, as after a power cut;
+    `flash` (a SimFlash) to save the game in a journal there, as the Layerlight UF2 does.
     """
     from layerlight.app import Device
     from layerlight.startup import load_config
     if storage is None:
         storage = MemoryStorage(files)
-    hw = SimHardware(width, height, storage, log)
+    hw = SimHardware(width, height, storage, log, flash)
     cfg = load_config(storage, hw.log)
     cfg["width"] = width
     cfg["height"] = height

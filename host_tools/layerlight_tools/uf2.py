@@ -42,6 +42,11 @@ MAGIC = (0x0A324655, 0x9E5D5157, 0x0AB16F30)
 FLAG_FAMILY = 0x2000
 ROMFS_HEADER = b"\xd2\xcd\x31"  # MicroPython's ROMFS image starts so
 FLASH_BYTES = {"pico": 2 * 1024 * 1024, "pico2": 4 * 1024 * 1024}  # PICO_BOARD -> its flash
+SECTOR = 4096                   # the flash's erase unit (W25Q16JV datasheet 8.2.17)
+# The save journal at the top of the ROMFS partition (firmware/layerlight/journal.py): its
+# size is frozen into the UF2 (layerlight_build.JOURNAL_BYTES), and each board's
+# mpconfigboard.h says the same (LAYERLIGHT_JOURNAL_BYTES).
+JOURNAL_BYTES = 32 * 1024
 
 
 # ---------------------------------------------------------------- the version
@@ -64,7 +69,9 @@ def project_version():
 def version_module(version):
     return ("# Written by `make uf2` (python -m layerlight_tools.uf2 version): frozen into the\n"
             "# Layerlight UF2, printed at boot and shown by `layerlight doctor`.\n"
-            "VERSION = %r\n" % version)
+            "VERSION = %r\n"
+            "# the save journal: the top this many bytes of the ROMFS partition (journal.py)\n"
+            "JOURNAL_BYTES = %d\n" % (version, JOURNAL_BYTES))
 
 
 def write_if_changed(path, data):
@@ -88,8 +95,10 @@ def write_if_changed(path, data):
 
 
 def board_layout(board_dir):
-    """{"flash", "romfs", "romfs_bytes", "fs"}: the board's flash size, where its ROMFS
-    partition and its filesystem begin (offsets in flash), from its mpconfigboard files."""
+    """{"flash", "romfs", "romfs_bytes", "journal", "journal_bytes", "fs"}: the board's flash
+    size, where its ROMFS partition begins and the room the decks' image has there, where the
+    save journal at the partition's top begins and its size, and where the filesystem begins
+    (offsets in flash), from its mpconfigboard files."""
     def read(name):
         with open(os.path.join(board_dir, name)) as f:
             return f.read()
@@ -104,9 +113,14 @@ def board_layout(board_dir):
         if not m or not re.fullmatch(r"[()\w\s*+-]+", m.group(1)):
             raise UserError("%s/mpconfigboard.h does not define %s" % (board_dir, name))
         return int(eval(m.group(1), {"__builtins__": {}}, {"PICO_FLASH_SIZE_BYTES": flash}))
-    romfs_bytes = define("MICROPY_HW_ROMFS_BYTES")
+    partition = define("MICROPY_HW_ROMFS_BYTES")
+    journal_bytes = define("LAYERLIGHT_JOURNAL_BYTES")
+    if journal_bytes != JOURNAL_BYTES or partition < journal_bytes + SECTOR:
+        raise UserError("%s/mpconfigboard.h: LAYERLIGHT_JOURNAL_BYTES must be %d (the firmware's journal) "
+                        "and leave the decks room in MICROPY_HW_ROMFS_BYTES" % (board_dir, JOURNAL_BYTES))
     fs = flash - define("MICROPY_HW_FLASH_STORAGE_BYTES")
-    return {"flash": flash, "romfs": fs - romfs_bytes, "romfs_bytes": romfs_bytes, "fs": fs}
+    return {"flash": flash, "romfs": fs - partition, "romfs_bytes": partition - journal_bytes,
+            "journal": fs - journal_bytes, "journal_bytes": journal_bytes, "fs": fs}
 
 
 # ---------------------------------------------------------------- UF2 blocks
@@ -170,7 +184,7 @@ def assemble(firmware_uf2, romfs, layout):
     rom_start = XIP_BASE + layout["romfs"]
     # a ROMFS already there (a Layerlight UF2 given again: its partition starts with the ROMFS
     # header) is replaced; anything else there is firmware running into the partition
-    in_rom = [e for e in entries if rom_start <= e[0] < rom_start + layout["romfs_bytes"]]
+    in_rom = [e for e in entries if rom_start <= e[0] < XIP_BASE + layout["fs"]]
     if in_rom and in_rom[0][0] == rom_start and in_rom[0][1][:3] == ROMFS_HEADER:
         entries = [e for e in entries if e not in in_rom]
     top = max(a + len(p) for a, p, fam in entries if fam == family)
@@ -179,8 +193,9 @@ def assemble(firmware_uf2, romfs, layout):
                         "make MICROPY_HW_ROMFS_BYTES smaller or freeze less"
                         % ((top - XIP_BASE) // 1024, (top - rom_start + 1023) // 1024, layout["romfs"]))
     if len(romfs) > layout["romfs_bytes"]:
-        raise UserError("the decks' ROMFS image is %d bytes, its partition %d: make MICROPY_HW_ROMFS_BYTES "
-                        "bigger (uf2/boards/*/mpconfigboard.h)" % (len(romfs), layout["romfs_bytes"]))
+        raise UserError("the decks' ROMFS image is %d bytes, its partition %d (below the save journal): make "
+                        "MICROPY_HW_ROMFS_BYTES bigger (uf2/boards/*/mpconfigboard.h)"
+                        % (len(romfs), layout["romfs_bytes"]))
     padded = romfs + b"\xff" * (-len(romfs) % PAYLOAD)
     entries += [(rom_start + at, padded[at:at + PAYLOAD], family) for at in range(0, len(padded), PAYLOAD)]
     return pack(entries)
@@ -316,9 +331,10 @@ def main(argv=None):
                 f.write(uf2)
             os.replace(args.out + ".new", args.out)
             lo, hi = program_span(uf2)
-            print("%s: %d KB (flash 0x%05x-0x%05x; decks in ROMFS at 0x%05x, %d of %d bytes; "
-                  "filesystem from 0x%05x untouched)" % (args.out, len(uf2) // 1024, lo, hi, layout["romfs"],
-                                                         len(image), layout["romfs_bytes"], layout["fs"]))
+            print("%s: %d KB (flash 0x%05x-0x%05x; decks in ROMFS at 0x%05x, %d of %d bytes; save journal "
+                  "0x%05x-0x%05x and filesystem from 0x%05x untouched)"
+                  % (args.out, len(uf2) // 1024, lo, hi, layout["romfs"], len(image), layout["romfs_bytes"],
+                     layout["journal"], layout["fs"], layout["fs"]))
     except UserError as e:
         print("error: %s" % e, file=sys.stderr)
         return 1

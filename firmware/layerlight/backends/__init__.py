@@ -3,6 +3,8 @@
 #
 #   width, height              matrix size in pixels
 #   storage                    a storage object (see layerlight.storage)
+#   journal_flash() (optional) the raw flash area the running game is saved in
+#                              (layerlight.journal), or None: saved as a file instead
 #   ticks_ms() -> int          a millisecond counter (may wrap)
 #   ticks_us() -> int          a microsecond counter (may wrap)
 #   ticks_add(a, ms) -> int    a + ms, wrapped as the counter wraps

@@ -385,6 +385,22 @@ class Hardware:
 
     # --- system ---------------------------------------------------------
 
+    def journal_flash(self):
+        """The save journal's flash on the Layerlight UF2: the top JOURNAL_BYTES of its ROMFS
+        partition (uf2/boards/*/mpconfigboard.h). None elsewhere (stock MicroPython, another
+        port, a developer's own main.py on a UF2 without the journal): the game is saved in a file."""
+        try:
+            import layerlight_build
+            import vfs
+            size = layerlight_build.JOURNAL_BYTES
+            segment = vfs.rom_ioctl(2, 0)  # the ROMFS partition, an rp2.Flash (4 KB blocks)
+            blocks = segment.ioctl(4, 0)
+        except (ImportError, AttributeError, OSError, TypeError, ValueError):
+            return None
+        if not isinstance(blocks, int) or blocks * 4096 < size * 2:
+            return None
+        return RomTop(segment, blocks - size // 4096, size)
+
     def feed(self):
         if self._wdt_ms is None:
             return
@@ -427,3 +443,25 @@ class Hardware:
 
     def log(self, line):
         print(line)
+
+
+class RomTop:
+    """The top `size` bytes of the ROMFS partition's rp2.Flash as journal.py's flash: reads
+    straight from the memory-mapped flash, programs (writeblocks with an offset: no erase)
+    and erases (ioctl 6) of rp2_flash.c, each with XIP and interrupts off while the chip
+    works, PIO and DMA going on meanwhile."""
+
+    def __init__(self, segment, first, size):
+        self.segment = segment
+        self.first = first        # the first 4 KB block of the area in the partition
+        self.size = size
+        self.mem = memoryview(segment)[first * 4096:first * 4096 + size]
+
+    def read(self, offset, n):
+        return bytes(self.mem[offset:offset + n])
+
+    def program(self, offset, data):
+        self.segment.writeblocks(self.first + offset // 4096, data, offset % 4096)
+
+    def erase(self, offset):
+        self.segment.ioctl(6, self.first + offset // 4096)

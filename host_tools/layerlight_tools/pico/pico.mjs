@@ -13,7 +13,7 @@
 //   tone    the buzzer pin's square wave frequency (0: silent)
 //   at      the emulator reached the time a "run" asked for
 //   flash   a program or erase command began on the flash chip (n: its number from power on,
-//           kind: program or erase, busy_us: how long it takes)
+//           kind: program or erase, busy_us: how long it takes, at: its flash offset)
 //   cut     the power went (cut_at): busy, in the middle of a flash write; write and after_us,
 //           the cut asked for; left, what the write under way had done ({write, kind, done,
 //           size} in bytes: done < size, it was cut part done) or null
@@ -189,7 +189,8 @@ class FlashChip {
         // done when its time is over (the CPU reads the flash as memory, not through here)
         clock.createAlarm(() => { if (this.pending === pending) this.settle(); }).schedule(us * 1000);
       }
-      emit({ ev: 'flash', n: this.writes, us: clock.micros, kind: pending ? pending.kind : 'program', busy_us: us });
+      emit({ ev: 'flash', n: this.writes, us: clock.micros, kind: pending ? pending.kind : 'program', busy_us: us,
+        at: pending ? pending.start : null });  // at: the flash offset it starts at (the save journal's or not)
       if (cut && cut.write === this.writes) powerCut(cut.after_us);
       this.writeEnabled = false;
     }
