@@ -451,15 +451,16 @@ def after_power_on(flashed, image, lines, seed=1, game=None, players=0):
 # The moments cut, named (kind, index among that kind's writes, where: flash_cuts.moment): the
 # same every run. Each plays the script again on its own emulated Pico (two at a time), so the
 # lists are what a run can afford; `make soak` cuts seeded moments instead, as many as asked.
-# A game's save: mid-erase, the first and last page program cut part done, and between two
-# writes (after the first program).
-SAVE_MOMENTS = [("erase", 0, "mid"), ("program", 0, "mid"), ("program", -1, "mid"), ("program", 0, "gap")]
+# A game's save, on the Layerlight UF2 a record appended to the save journal (page programs,
+# no erase: the journal's erases ahead are cut in test_emulated_journal): the first and last
+# page program cut part done, and between two writes (after the first program).
+SAVE_MOMENTS = [("program", 0, "mid"), ("program", -1, "mid"), ("program", 0, "gap")]
 # leaving a result: the play log's append (its first page program), the saved game's removal
 # (the last), and between two writes; these writes are page programs only (no sector erase:
 # a save's erases are cut above)
 LOGGED_MOMENTS = [("program", 0, "mid"), ("program", -1, "mid"), ("program", 1, "gap")]
 # seeded moments a seed (make soak)
-CUTS_SAVE = 4
+CUTS_SAVE = 3
 CUTS_LOGGED = 2
 
 

@@ -390,10 +390,10 @@ class Hardware:
         partition (uf2/boards/*/mpconfigboard.h). None elsewhere (stock MicroPython, another
         port, a developer's own main.py on a UF2 without the journal): the game is saved in a file."""
         try:
-            import layerlight_build
+            import layerlight_build  # pyright: ignore[reportMissingImports] (frozen into the UF2 only)
             import vfs
             size = layerlight_build.JOURNAL_BYTES
-            segment = vfs.rom_ioctl(2, 0)  # the ROMFS partition, an rp2.Flash (4 KB blocks)
+            segment = vfs.rom_ioctl(2, 0)  # pyright: ignore[reportAttributeAccessIssue] (1.25+) the ROMFS partition, an rp2.Flash (4 KB blocks)
             blocks = segment.ioctl(4, 0)
         except (ImportError, AttributeError, OSError, TypeError, ValueError):
             return None
