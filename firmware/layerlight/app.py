@@ -96,7 +96,7 @@ class Device:
         if record is not None:  # at its final: logged even if the power goes before it is left
             self.saved["record"] = record
         try:
-            self.saves.save(self.saved)
+            self.saves.save(self.saved, getattr(game, "GROWN", ()))
         except (OSError, ValueError) as e:
             self.log("could not save %s: %s" % (self.saves.name, e))
         self.saved.pop("record", None)  # kept on flash only: the game in memory gives it again

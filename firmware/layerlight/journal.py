@@ -221,6 +221,7 @@ class Journal:
         self.erases = 0
         self.damage = None    # what load() found damaged, if anything
         self.checked = True   # self.erased was read off the flash (else tidy() looks first)
+        self.lists = {}       # a copy of each grown list as saved last (save's `grown`)
 
     # --- power-on -----------------------------------------------------------
 
@@ -229,6 +230,7 @@ class Journal:
         passed to bad() (a message); a torn last record is a save the cut stopped: nothing
         lost, nothing said."""
         flash = self.flash
+        self.lists = {}
         best = -1
         best_seq = -1
         bad_bases = []
@@ -328,17 +330,56 @@ class Journal:
 
     # --- saving ---------------------------------------------------------------
 
-    def save(self, obj):
+    def save(self, obj, grown=()):
         """Append the saved game (a delta; a base at a block's start). Returns once it is on
-        flash. OSError if the flash refused, ValueError if the game is too big for a block."""
-        new = flatten(obj)
+        flash. OSError if the flash refused, ValueError if the game is too big for a block.
+        `grown`: keys of the snapshot whose list mostly grows at its end, an item never
+        changed in place once in (a score keeper's log of the table's actions): its text is
+        the last one with the new items' text put in, not the whole list written out again
+        (what an entry costs stays the same all game); any other change writes it whole."""
+        lists = {}
+        new = self._texts(obj, grown, lists)
         entries = diff(self.texts, new)
-        if not entries:
-            return
-        self._append(new, entries)
+        if entries:
+            self._append(new, entries)
+        self.lists = lists  # only once the texts they go with are the saved ones
+
+    def _texts(self, obj, grown, lists):
+        """flatten(obj), each list in `grown` from its text saved last where it only grew;
+        what the next save needs to know of those lists goes into `lists`."""
+        out = {}
+        for k in obj:
+            v = obj[k]
+            if k == "snap" and isinstance(v, dict) and v:
+                for sk in v:
+                    key = "snap/" + sk
+                    item = v[sk]
+                    text = None
+                    if sk in grown and isinstance(item, list):
+                        text = self._grown(key, item, self.lists.get(key))
+                        lists[key] = list(item)  # a copy: the game's list goes on growing
+                    out[key] = text if text is not None else json.dumps(item).encode()
+            else:
+                out[k] = json.dumps(v).encode()
+        return out
+
+    def _grown(self, key, items, was):
+        """The text of `items` from the one saved last (None: write it out whole): `was` is a
+        copy of the list as saved then. Its items still at its start (compared in C, no JSON)
+        mean only the items after them are new (an item changed in place would go unseen:
+        what `grown` promises rules that out)."""
+        old = self.texts.get(key)
+        n = -1 if was is None else len(was)
+        if old is None or n < 0 or len(items) < n or items[:n] != was:
+            return None
+        if n == len(items):
+            return old
+        tail = b", ".join([json.dumps(x).encode() for x in items[n:]])
+        return old[:-1] + (b", " if n else b"") + tail + b"]"
 
     def clear(self):
         """Nothing left to resume (a delta deleting every key)."""
+        self.lists = {}
         if self.texts:
             self._append({}, diff(self.texts, {}))
 

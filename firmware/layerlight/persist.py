@@ -99,7 +99,7 @@ class FileSaves:
     def load(self, bad):
         return load(self.storage, GAME, bad)
 
-    def save(self, obj):
+    def save(self, obj, grown=()):
         self.storage.write_atomic(GAME, encode(obj))
         self.written += 1
 

@@ -10,6 +10,9 @@
 #   state()            a dict of the trace keys (see docs/trace.md)
 #   set_screen(fb)     the frame buffer it will draw into (layouts are made for it)
 #   snapshot()         what to save so the game can resume after a power cut
+#   GROWN (optional)   keys of the snapshot whose list only grows at its end or
+#                      shrinks from it, an item never changed once in (a score
+#                      keeper's log): a save writes only the new items (journal.py)
 #   resumed(now)       called once when a saved game runs again
 #   done               True when the mode is over and the menu should come back
 #   dirty              set when something worth saving changed (the device saves)

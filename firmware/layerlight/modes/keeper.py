@@ -49,6 +49,7 @@ class KeeperGame:
     HANDLERS = {}
     DRAWERS = {}
     SEAT_PHASES = ()  # a mode's phases where the turn seat chooses (drawn facing it)
+    GROWN = ("log",)  # the log only grows, or loses its last action to an undo (modes/__init__.py)
 
     def __init__(self, ctx, seats=None, first_player=None, saved=None):
         self.ctx = ctx
