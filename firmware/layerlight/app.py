@@ -450,6 +450,8 @@ class Device:
         hw.start_sampling(origin)
         unit = hw.SAMPLE_MS
         kept = hw.SAMPLES_KEPT
+        per = max(1, STEP_MS // unit)  # samples from one grid instant to the next
+        same_until = getattr(hw, "same_until", None)
         level = 0
         done = -1  # the latest sample taken in: instant 0's is the first (a grid instant)
         while True:
@@ -471,6 +473,15 @@ class Device:
                     # on from an eighth of the ring inside its end: at the very end, any
                     # hiccup while catching up would lose a sample or two more, again and again
                     done = self.lost(done, taken - kept + kept // 8, level, unit)
+                if same_until is not None:
+                    # the samples before the next grid instant (or one a host asked about)
+                    # that still show `level` change nothing: skipped in one tight loop
+                    k = done + 1
+                    stop = min(taken - 1, (k + per - 1) // per * per)
+                    if host is not None and host.due:
+                        stop = min(stop, max(k, -(-host.due[0] // unit)))
+                    if stop > k:
+                        done = same_until(k, stop, level) - 1
                 done += 1
                 raw = hw.sample(done)
                 after = hw.sample(done + 1)

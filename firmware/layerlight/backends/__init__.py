@@ -18,6 +18,11 @@
 #   samples_taken() -> int     the latest sample's number (sample k: instant k * SAMPLE_MS)
 #   sample(k) -> int           sample k's buttons (one of the last SAMPLES_KEPT), or
 #                              MISSED (0x80) set when no reading was made at instant k
+#   same_until(k, end, level) -> int  (optional) the first sample from k to end - 1
+#                              whose buttons are not `level`, else end: a tight loop over
+#                              the kept samples, so that the loop skips quiet stretches
+#                              (a millisecond's sample taken in one by one costs more than
+#                              a millisecond on the emulated Pico)
 #   idle(ms) -> str or None    wait up to ms; a line a host sent, if any
 #   framebuffer()              the display.FrameBuffer to draw into, made for this
 #                              matrix: its wiring, colour order and brightness cap

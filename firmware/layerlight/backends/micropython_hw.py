@@ -294,6 +294,15 @@ class Hardware:
             return self._sampler.sample(k)
         return self._ring[k % self.SAMPLES_KEPT]
 
+    def same_until(self, k, end, level):
+        if self._sampler is not None:
+            return self._sampler.same_until(k, end, level)
+        ring = self._ring
+        kept = self.SAMPLES_KEPT
+        while k < end and ring[k % kept] == level:
+            k += 1
+        return k
+
     def idle(self, ms):
         """Wait up to ms; a whole line from a host, if one came (else None)."""
         poll = self._poll

@@ -224,6 +224,16 @@ class ButtonSampler:
     def sample(self, k):
         return self._table[self._ring[k & (RING - 1)]]
 
+    def same_until(self, k, end, level):
+        """The first reading from k to end - 1 whose buttons are not `level` (end: none):
+        a few bytecodes a reading, where taking one in costs the loop a dozen calls."""
+        ring = self._ring
+        table = self._table
+        mask = RING - 1
+        while k < end and table[ring[k & mask]] == level:
+            k += 1
+        return k
+
 
 class StripSender:
     """A WS2812 strip on `pin`, sent by PIO0's state machine 0 from a DMA channel."""
