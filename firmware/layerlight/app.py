@@ -13,6 +13,7 @@ from layerlight.screens import ERR_MODE, ERR_SAVED
 from layerlight.sound import Sound
 
 FRAME_MS = 40          # redraw at 25 fps (at once after a button event)
+LISTEN_MS = 50         # while catching up, a host's lines are read this often (it sends them 600 ms ahead)
 STEP_MS = 10           # the game steps on a 10 ms grid, the simulator's too
 LOOP_MS = 5            # the loop's idle wait between two steps
 MISSED = 0x80          # a sample the hardware could not take (backends/__init__.py)
@@ -53,6 +54,7 @@ class Device:
         self.paused_total = 0
         self.paused_at = 0
         self.next_frame = 0
+        self.answering = False    # a button event asked for a frame (run() sends it at once)
         self.lit_until = [0] * buttons.COUNT  # a press lights its button's spot briefly
         self.deck_path = None     # the Layers mission deck, checked at boot
         self.deck_crc = None
@@ -270,6 +272,7 @@ class Device:
                 self.lit_until[buttons.button_of(ev)] = now + PRESS_LIGHT_MS
             self.dispatch(ev)
             self.next_frame = now  # answer a press within this frame
+            self.answering = True
         if self.where == "game":
             self._guard(self.game.tick, self.game_time())
             self.after_game_call()
@@ -321,6 +324,7 @@ class Device:
 
     def render(self):
         """Draw the current screen and push it to the LEDs."""
+        self.answering = False
         fb = self.fb
         if self.where == "game" and not self._guard(self.game.draw, fb, self.game_time()):
             pass  # the crash switched us to the error screen, drawn below
@@ -452,6 +456,7 @@ class Device:
         kept = hw.SAMPLES_KEPT
         per = max(1, STEP_MS // unit)  # samples from one grid instant to the next
         same_until = getattr(hw, "same_until", None)
+        heard = 0  # the sample at which the host's lines were last read while catching up
         level = 0
         done = -1  # the latest sample taken in: instant 0's is the first (a grid instant)
         while True:
@@ -460,7 +465,8 @@ class Device:
             # next sample agrees, filed under the first (a glitch on a lead, one sample
             # long, is not a press; real presses keep their milliseconds and order)
             while done < taken - 1:
-                if host is not None:
+                if host is not None and done - heard >= LISTEN_MS // unit:
+                    heard = done
                     # a host's requests that came while a long step (a save) held
                     # the loop: read before the instants they ask about go by
                     again = self.listen(0)
@@ -493,6 +499,13 @@ class Device:
                     taken = hw.samples_taken()  # a step may have held the loop (a save)
                 elif raw != level and not raw & MISSED or host is not None and host.asks(now):
                     level = self.instant(now, level, raw, False)
+                    taken = hw.samples_taken()
+                if self.answering:
+                    # a button event changed what is shown: its frame goes out now, not once
+                    # the loop has caught up (a press's light would wait for every step of
+                    # the catching up; the frame is the state at the press's own instant)
+                    self.render()
+                    self.next_frame = self.now + FRAME_MS
                     taken = hw.samples_taken()
             if self.lost_note is not None:
                 persist.append_log(self.storage, self.lost_note, self.log)

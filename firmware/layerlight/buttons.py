@@ -64,6 +64,11 @@ class Buttons:
         """Feed the raw pressed-bits at time `now` (ms); returns the list of new events."""
         ev = self.events
         del ev[:]  # keep the same list: no allocation per poll
+        if not raw and not self.state:
+            # nothing down before or now (most of the time): nothing to tell, and the
+            # combo was reset when the last button went up (the loop calls this at every
+            # 10 ms step: on the chip the whole update costs more than the rest of a step)
+            return ev
         changed = raw ^ self.state
         if changed:
             start = 0
