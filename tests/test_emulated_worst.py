@@ -13,7 +13,8 @@ from layerlight_tools.pico import session, target
 
 import pico_games
 from scenario_lib import Player
-from test_emulated_pico import SETTINGS, SIZE, same_as_sim
+import flash_cuts
+from test_emulated_pico import GAMES, SETTINGS, SIZE, after_power_on, play_cut, same_as_sim, saves_in
 from uf2_fixture import uf2_image  # noqa: F401 (a pytest fixture: the Layerlight UF2's flash image)
 
 PASS = 4096  # the smallest sampler pass the settings allow: a seam every 4.096 s
@@ -246,3 +247,42 @@ def test_under_the_flash_chips_slowest_times_a_score_keeper_plays_as_the_simulat
                            times="max", console=lost.append)
     same_as_sim(got, script, game, players, seed, SIZE)
     assert not [line for line in lost if "lost" in line], lost
+
+
+def test_under_the_flash_chips_slowest_times_a_power_cut_in_a_save_loses_no_saved_score(
+        uf2_image, tmp_path, monkeypatch):
+    """As test_emulated_pico's power cut during a save, with every erase 400 ms and every page
+    program 3 ms: cut in the middle of the save's page program, and in the middle of the
+    journal's erase ahead made in the quiet seconds after it (when the journal's next block
+    was not erased yet), the next boot resumes the game with the scores of that save or of the
+    one before. (With the game saved as a LittleFS file, a save's 400 ms erases put the host's
+    session out of step with the device: the journal's page program is what makes this run.)"""
+    monkeypatch.setenv("LAYERLIGHT_FLASH_TIMES", "max")
+    name, script, game, players, seed = GAMES[0]
+    lines = script.split("\n")
+    saves = saves_in(script, game, players, seed)
+    k = next(k for k in range(1, len(saves)) if saves[k][0] > len(lines) // 3 and saves[k][1] != saves[k - 1][1])
+    at, scores = saves[k]
+    head = lines[:at + 1] + ["wait 4000"]
+    allowed = (saves[k - 1][1], scores)
+    image = str(tmp_path / "flash.bin")
+    shutil.copyfile(uf2_image["image"], image)
+    marks, writes, ops = play_cut(uf2_image, image, head, seed, game, players)
+    before = marks[-3][1]
+    save = [n for us, n in writes if n > before and us <= marks[-2][0]]
+    after = [n for us, n in writes if n > before]
+    assert save and all(ops[n]["kind"] == "program" and ops[n]["busy_us"] == 3000 for n in save), (save, ops)
+    moments = [flash_cuts.moment(save, ops, "program", 0, "mid")]
+    erases = [n for n in after if ops[n]["kind"] == "erase"]
+    if erases:  # the erase ahead, at a quiet moment after the save
+        assert all(ops[n]["busy_us"] == 400000 for n in erases)
+        moments.append(flash_cuts.moment(erases, ops, "erase", 0, "mid"))
+    for moment in moments:
+        image = str(tmp_path / "cut.bin")
+        shutil.copyfile(uf2_image["image"], image)
+        play_cut(uf2_image, image, head, seed, game, players, moment)
+        reports = after_power_on(uf2_image, image, ["wait 100", "wait 50", "press A", "wait 100"])
+        where = "cut at %s of writes %s" % (moment, after)
+        assert reports[0]["choice"] == "RESUME", where + ": no game to resume"
+        assert reports[-1]["game"] == game and reports[-1]["phase"] != "error", (where, reports[-1])
+        assert reports[-1]["scores"] in allowed, (where, reports[-1]["scores"], allowed)

@@ -72,9 +72,9 @@ def hook(dev, record):
     saves = dev.saves
     save, clear = saves.save, saves.clear
 
-    def saved(obj):
+    def saved(obj, grown=()):
         n = saves.written
-        save(obj)
+        save(obj, grown)
         if saves.written > n:
             record(dev, journal.unflatten(saves.texts))
 

@@ -45,9 +45,9 @@ def calls_of(name, script, game, players, seed):
     calls = []
     save, clear, tidy = saves.save, saves.clear, saves.tidy
 
-    def saved(obj):
-        calls.append(("save", journal.unflatten(journal.flatten(obj))))
-        save(obj)
+    def saved(obj, grown=()):
+        calls.append(("save", journal.unflatten(journal.flatten(obj)), grown))
+        save(obj, grown)
 
     def cleared():
         calls.append(("clear",))
@@ -76,7 +76,7 @@ def season(games):
         for _ in range(SEASON):
             for call in calls:
                 if call[0] == "save":
-                    j.save(call[1])
+                    j.save(call[1], call[2])
                 elif call[0] == "clear":
                     j.clear()
                 elif j.wants_tidy():

@@ -23,9 +23,9 @@ def run(flash, records):
     saves = dev.saves
     save, clear = saves.save, saves.clear
 
-    def saved(obj):
+    def saved(obj, grown=()):
         n = saves.written
-        save(obj)
+        save(obj, grown)
         if saves.written > n:
             records.append(journal.unflatten(saves.texts))
 
