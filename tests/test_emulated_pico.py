@@ -464,6 +464,18 @@ CUTS_SAVE = 3
 CUTS_LOGGED = 2
 
 
+def a_scoring_save(wait_ms):
+    """A save that changed the scores, a third of the way into GAMES[0] or later: (game,
+    players, seed, the script up to it then `wait_ms`, the scores a resume may bring back:
+    the save's or the one before's)."""
+    name, script, game, players, seed = GAMES[0]
+    lines = script.split("\n")
+    saves = saves_in(script, game, players, seed)
+    k = next(k for k in range(1, len(saves)) if saves[k][0] > len(lines) // 3 and saves[k][1] != saves[k - 1][1])
+    at, scores = saves[k]
+    return game, players, seed, lines[:at + 1] + ["wait %d" % wait_ms], (saves[k - 1][1], scores)
+
+
 @pytest.mark.parametrize("cut_seed", flash_cuts.cut_seeds(), ids=lambda s: "fixed" if s is None else "seed%d" % s)
 def test_a_power_cut_during_a_save_loses_no_saved_score(uf2_image, tmp_path, cut_seed):
     """The power goes at several moments of the flash writes of a save that changed the scores
@@ -471,13 +483,7 @@ def test_a_power_cut_during_a_save_loses_no_saved_score(uf2_image, tmp_path, cut
     on the next boot the game resumes with the scores of that save or of the one before,
     never anything else, in the Layerlight UF2's save journal on raw flash."""
     flashed = uf2_image
-    name, script, game, players, seed = GAMES[0]
-    lines = script.split("\n")
-    saves = saves_in(script, game, players, seed)
-    k = next(k for k in range(1, len(saves)) if saves[k][0] > len(lines) // 3 and saves[k][1] != saves[k - 1][1])
-    at, scores = saves[k]
-    head = lines[:at + 1] + ["wait 2000"]
-    allowed = (saves[k - 1][1], scores)
+    game, players, seed, head, allowed = a_scoring_save(2000)
 
     # once through, to see which flash writes that save makes
     image = str(tmp_path / "flash.bin")

@@ -14,7 +14,7 @@ from layerlight_tools.pico import session, target
 import pico_games
 from scenario_lib import Player
 import flash_cuts
-from test_emulated_pico import GAMES, SETTINGS, SIZE, after_power_on, play_cut, same_as_sim, saves_in
+from test_emulated_pico import SETTINGS, SIZE, a_scoring_save, after_power_on, play_cut, same_as_sim
 from uf2_fixture import uf2_image  # noqa: F401 (a pytest fixture: the Layerlight UF2's flash image)
 
 PASS = 4096  # the smallest sampler pass the settings allow: a seam every 4.096 s
@@ -258,13 +258,7 @@ def test_under_the_flash_chips_slowest_times_a_power_cut_in_a_save_loses_no_save
     one before. (With the game saved as a LittleFS file, a save's 400 ms erases put the host's
     session out of step with the device: the journal's page program is what makes this run.)"""
     monkeypatch.setenv("LAYERLIGHT_FLASH_TIMES", "max")
-    name, script, game, players, seed = GAMES[0]
-    lines = script.split("\n")
-    saves = saves_in(script, game, players, seed)
-    k = next(k for k in range(1, len(saves)) if saves[k][0] > len(lines) // 3 and saves[k][1] != saves[k - 1][1])
-    at, scores = saves[k]
-    head = lines[:at + 1] + ["wait 4000"]
-    allowed = (saves[k - 1][1], scores)
+    game, players, seed, head, allowed = a_scoring_save(4000)
     image = str(tmp_path / "flash.bin")
     shutil.copyfile(uf2_image["image"], image)
     marks, writes, ops = play_cut(uf2_image, image, head, seed, game, players)

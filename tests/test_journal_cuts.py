@@ -10,24 +10,15 @@ import pytest
 
 from layerlight import journal
 from layerlight_tools import simcore
-from scenario_lib import Player, coop_game, device_files, paper_world_game
+from scenario_lib import coop_game, device_files, paper_world_game
+from test_power_cuts import two_player_game
 
 FILES = device_files()
 HOWS = ("cut", "partial", "torn")
 
 
-def layers_game():
-    p = Player("layers", players=2, seed=5)
-    verdicts = [["A", "A"], ["A", "B"], ["B"], ["A", "A"], ["A", "A"], ["B", "B"]]
-    orders = [[1, 2], [2, 1], [1], [2, 1], [1, 2], [2, 1]]
-    for o, v in zip(orders, verdicts):
-        p.play_round(o, v)
-    p.do("press A")
-    return p.script
-
-
 GAMES = {  # name: (script, players, seed)
-    "layers": (layers_game(), 2, 5),
+    "layers": ("\n".join(two_player_game()) + "\n", 2, 5),
     "paper-world": (paper_world_game()[0], 4, 1),
     "coop": (coop_game()[0], 4, 1),
 }
