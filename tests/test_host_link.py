@@ -68,6 +68,24 @@ class SampledPins(simcore.SimHardware):
         return None
 
 
+class SkippingPins(SampledPins):
+    """SampledPins with the rp2 sampler's same_until: the loop skips a quiet stretch of
+    samples in one go (backends/__init__.py). Its idle wait lasts 47 ms, as a slow frame
+    would hold the loop, so the loop finds tens of samples to take in each time."""
+
+    def idle(self, ms):
+        before = self.clock
+        line = SampledPins.idle(self, ms)
+        if self.clock > before:
+            self.clock = before + 47
+        return line
+
+    def same_until(self, k, end, level):
+        while k < end and self.sample(k) == level:
+            k += 1
+        return k
+
+
 def reports(capsys):
     out = [line for line in capsys.readouterr().out.splitlines() if line.startswith("LL ")]
     return [json.loads(line[3:]) for line in out]
@@ -76,20 +94,21 @@ def reports(capsys):
 CONSOLE = []  # the last run_script's console lines
 
 
-def run_script(capsys, script, game=None, players=0, seed=3, save_ms=0, end_ms=None, glitches=()):
+def run_script(capsys, script, game=None, players=0, seed=3, save_ms=0, end_ms=None, glitches=(), pins=SampledPins,
+               last_only=False):
     """Play a script on SampledPins through Device.run, as the emulated Pico's session plays it
     (session.Timeline: its changes on the pins, a report asked at each instant where lines end),
     with `glitches` ((ms, button)) flipping a pin for one sample. Returns the reports."""
     timeline = session.Timeline().read(script.split("\n"))
     storage = simcore.MemoryStorage(firmware_files.device_files(None, None))
     dev = simcore.make_device(None, 16, 16, 1, None, 0, storage=storage)
-    hw = SampledPins(storage, [(us // 1000, b, down) for us, b, down in timeline.changes])
+    hw = pins(storage, [(us // 1000, b, down) for us, b, down in timeline.changes])
     hw.glitches = {}
     for ms, b in glitches:
         hw.glitches[ms] = hw.glitches.get(ms, 0) | 1 << b
     run_script.storage, run_script.hw = storage, hw
     dev.hw = hw  # the same device, on the sampled pins
-    for i in timeline.reported():
+    for i in timeline.reported()[-1:] if last_only else timeline.reported():
         hw.lines.append((0, "LL at %d" % timeline.ends[i][0]))
     begin = "LL begin %d" % seed + (" %s %d" % (game, players) if game else "")
     hw.lines.insert(0, (None, begin))
@@ -148,13 +167,19 @@ def test_reports_at_instants_are_the_simulators_trace(capsys):
     same(run_script(capsys, script, "layers", 3), sim_reports(script, "layers", 3))
 
 
-def test_presses_1_ms_apart_inside_one_step_keep_their_order_while_a_save_holds_the_loop(capsys):
+@pytest.mark.parametrize("pins", [SampledPins, SkippingPins], ids=["each-sample", "skipping"])
+def test_presses_1_ms_apart_inside_one_step_keep_their_order_while_a_save_holds_the_loop(pins, capsys):
     """P3, P1 and P2 1 ms apart, none on the 10 ms grid, while every flash write holds the
-    loop for 150 ms: the samples keep their milliseconds, so the order is the presses'."""
+    loop for 150 ms: the samples keep their milliseconds, so the order is the presses'
+    (also where the loop skips the samples that show no change: never past one that does)."""
     script = race(["down P3", "wait 1", "down P1", "wait 1", "down P2", "wait 300"])
-    got = run_script(capsys, script, "layers", 3, save_ms=150)
+    got = run_script(capsys, script, "layers", 3, save_ms=150, pins=pins)
     assert got[-1]["finish_order"] == [3, 1, 2]
     same(got, sim_reports(script, "layers", 3))
+    # asked about once, at the end (as a table plays: no report at each press to stop at)
+    got = run_script(capsys, script, "layers", 3, save_ms=150, pins=pins, last_only=True)
+    assert got[-1]["finish_order"] == [3, 1, 2]
+    same([dict(got[-1], sound=None)], [dict(sim_reports(script, "layers", 3)[-1], sound=None)])  # (the whole game's tunes)
 
 
 def test_presses_in_the_same_millisecond_are_a_tie_taken_in_turn(capsys):
@@ -267,6 +292,16 @@ def test_every_modes_short_game_through_the_sampled_loop_is_the_simulators(entry
     test_emulated_pico.py then does on the rp2 port)."""
     name, script, game, players, seed = entry
     same(run_script(capsys, script, game, players, seed), sim_reports(script, game, players, seed))
+
+
+@pytest.mark.parametrize("entry", __import__("pico_games").games(), ids=lambda e: e[0])
+def test_a_loop_that_skips_quiet_samples_plays_every_mode_as_the_simulator(entry, capsys):
+    """The same games on pins whose sampler offers same_until (the rp2 port's), so the loop
+    skips the samples where nothing changed up to the next step, change or report, with a
+    save holding the loop 30 ms: report for report the simulator's trace."""
+    name, script, game, players, seed = entry
+    got = run_script(capsys, script, game, players, seed, save_ms=30, pins=SkippingPins)
+    same(got, sim_reports(script, game, players, seed))
 
 
 def quiet_moments(script, buttons, n, spacing=37, clear_ms=25):
