@@ -14,16 +14,22 @@ class PinsOnly(session.Timeline):
         return session.Timeline.reported(self)[-1:]
 
 
-def press_changes(script, game, players, seed, settings):
-    """[(instant, seat, [(byte position, value)])] for every `down Pn` line of the script."""
+def simulated(game, players, seed, settings):
+    """The simulator on the game at the settings' size, and frame(): what it shows now, as
+    the bytes on the data pin."""
     size = settings["width"]
     cfg = wire.device_config(settings)
     dev = simcore.make_device(firmware_files.device_files(None, settings), size, size, seed, game, players)
-    sim = simcore.Simulator(dev, frames=True)
 
     def frame():
         dev.render()
         return wire.wire_bytes(dev.fb.hex_rows(), cfg, dev.hw.cap)
+    return simcore.Simulator(dev, frames=True), frame
+
+
+def press_changes(script, game, players, seed, settings):
+    """[(instant, seat, [(byte position, value)])] for every `down Pn` line of the script."""
+    sim, frame = simulated(game, players, seed, settings)
     out = []
     for no, line in enumerate(script.split("\n"), 1):
         words = line.split()
@@ -59,14 +65,7 @@ def event_changes(script, game, players, seed, settings, stable_ms=100):
     new value for `stable_ms`, less those a later event changes within that time: what the
     device must show once it has taken the event in, whatever moves on the screen meanwhile
     (a tally counting, a blink) and whatever comes next."""
-    size = settings["width"]
-    cfg = wire.device_config(settings)
-    dev = simcore.make_device(firmware_files.device_files(None, settings), size, size, seed, game, players)
-    sim = simcore.Simulator(dev, frames=True)
-
-    def frame():
-        dev.render()
-        return wire.wire_bytes(dev.fb.hex_rows(), cfg, dev.hw.cap)
+    sim, frame = simulated(game, players, seed, settings)
     events = []   # [instant, line, changes]
     no = 0
     for line in expanded(script).split("\n"):
