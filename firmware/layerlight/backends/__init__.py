@@ -21,7 +21,7 @@
 #   same_until(k, end, level) -> int  (optional) the first sample from k to end - 1
 #                              whose buttons are not `level`, else end: a tight loop over
 #                              the kept samples, so that the loop skips quiet stretches
-#                              (a millisecond's sample taken in one by one costs more than
+#                              (a millisecond's sample taken in one by one costs nearly
 #                              a millisecond on the emulated Pico)
 #   idle(ms) -> str or None    wait up to ms; a line a host sent, if any
 #   framebuffer()              the display.FrameBuffer to draw into, made for this
