@@ -55,14 +55,17 @@ DELETE = 0xFFFF      # a delta entry's "keep": the key is gone
 MIN_KEEP = 4         # a shorter common start is not worth a delta entry's keep
 
 
-def flatten(obj):
-    """The saved game as {key: JSON text (bytes)}, its snapshot split key by key."""
+def flatten(obj, text_of=None):
+    """The saved game as {key: JSON text (bytes)}, its snapshot split key by key;
+    text_of(key, value) may give a snapshot key's text (None: json.dumps)."""
     out = {}
     for k in obj:
         v = obj[k]
         if k == "snap" and isinstance(v, dict) and v:
             for sk in v:
-                out["snap/" + sk] = json.dumps(v[sk]).encode()
+                key = "snap/" + sk
+                text = None if text_of is None else text_of(key, v[sk])
+                out[key] = text if text is not None else json.dumps(v[sk]).encode()
         else:
             out[k] = json.dumps(v).encode()
     return out
@@ -347,21 +350,12 @@ class Journal:
     def _texts(self, obj, grown, lists):
         """flatten(obj), each list in `grown` from its text saved last where it only grew;
         what the next save needs to know of those lists goes into `lists`."""
-        out = {}
-        for k in obj:
-            v = obj[k]
-            if k == "snap" and isinstance(v, dict) and v:
-                for sk in v:
-                    key = "snap/" + sk
-                    item = v[sk]
-                    text = None
-                    if sk in grown and isinstance(item, list):
-                        text = self._grown(key, item, self.lists.get(key))
-                        lists[key] = list(item)  # a copy: the game's list goes on growing
-                    out[key] = text if text is not None else json.dumps(item).encode()
-            else:
-                out[k] = json.dumps(v).encode()
-        return out
+        def text_of(key, item):
+            if key[5:] not in grown or not isinstance(item, list):
+                return None
+            lists[key] = list(item)  # a copy: the game's list goes on growing
+            return self._grown(key, item, self.lists.get(key))
+        return flatten(obj, text_of if grown else None)
 
     def _grown(self, key, items, was):
         """The text of `items` from the one saved last (None: write it out whole): `was` is a
