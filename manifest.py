@@ -54,6 +54,7 @@ package(
         "modes/table.py",
         "modes/time_attack.py",
         "modes/time_attack_plus.py",
+        "native_draw.py",
         "otlo_deck.py",
         "otlo_tiles.py",
         "persist.py",

@@ -30,6 +30,8 @@ BLINKA_BACKEND = "layerlight/backends/blinka_hw.py"
 IMPORT_EXCLUDE = {
     "layerlight.backends.blinka_hw": "CPython/Blinka backend (imports board, digitalio, ...)",
     "layerlight.start": "boots the device and runs its loop forever when imported",
+    "layerlight.native_draw": "native code (viper): runs on the chip only; the WebAssembly port refuses "
+                              "it and display.py falls back to its Python (the emulated Pico runs it)",
 }
 
 # The wasm MicroPython has no hardware modules. For the import test only, the

@@ -10,8 +10,17 @@
 # parts of a screen are drawn once and copied back with a slice (a memcpy).
 # The table itself is made by strip_map.py, at boot.
 
+import sys
 from array import array
 
+# the pixel loops as native code, where this MicroPython compiles it (native_draw.py says
+# where); None: the Python loops below (CPython always). Tests set it to None to compare.
+native = None
+if sys.implementation.name == "micropython":
+    try:
+        from layerlight import native_draw as native
+    except (ImportError, SyntaxError, ValueError):
+        native = None
 
 
 class FrameBuffer:
@@ -28,6 +37,7 @@ class FrameBuffer:
             self.scale = like.scale
             self.generation = like.generation
             self.views = like.views
+            self.args = like.args
             return
         self.buf = bytearray(width * height * 3)
         self._blank = bytes(width * height * 3)
@@ -37,6 +47,7 @@ class FrameBuffer:
         self.bo = order.index("B")
         self.generation = 0  # bumped when the cap changes: cached screens must redraw
         self.views = [self, None, None, None]  # turned(seat), made when first asked for
+        self.args = array("i", bytes(4 * 13))  # the numbers a native loop is given (native_draw.py)
         self.set_cap(cap)
 
     def set_cap(self, cap):
@@ -101,6 +112,23 @@ class FrameBuffer:
         go = self.go
         bo = self.bo
         width = self.width
+        if native is not None:
+            if x >= x1 or y >= y1:
+                return
+            p = self.args
+            p[0] = width
+            p[1] = x
+            p[2] = y
+            p[3] = x1
+            p[4] = y1
+            p[5] = r
+            p[6] = g
+            p[7] = b
+            p[8] = ro
+            p[9] = go
+            p[10] = bo
+            native.fill(buf, table, p)
+            return
         for yy in range(y, y1):
             row = yy * width
             for xx in range(x, x1):

@@ -12,6 +12,8 @@
 # the bottom edge) and are clockwise: rot=0 reads upright for the bottom edge,
 # 90 for the left edge, 180 for the top edge, 270 for the right edge.
 
+from layerlight import display  # its native loops (display.native), where the port has them
+
 GLYPH_W = 3
 GLYPH_H = 5
 ADVANCE = 4  # glyph width plus one blank column
@@ -138,6 +140,24 @@ def _draw_glyph(fb, g, x, y, color, q, s):
     go = fb.go
     bo = fb.bo
     base = g * GLYPH_H
+    native = display.native
+    if native is not None:
+        p = fb.args
+        p[0] = width
+        p[1] = height
+        p[2] = x
+        p[3] = y
+        p[4] = q
+        p[5] = s
+        p[6] = cr
+        p[7] = cg
+        p[8] = cb
+        p[9] = ro
+        p[10] = go
+        p[11] = bo
+        p[12] = base
+        native.glyph(buf, table, p, _GLYPHS)
+        return
     bw = GLYPH_H if q & 1 else GLYPH_W
     if s == 1 and x >= 0 and y >= 0 and x + bw <= width and y + (GLYPH_W + GLYPH_H - bw) <= height:
         # Wholly on the matrix at one LED a font pixel (most text): font pixel (c, r)

@@ -102,8 +102,9 @@ def matching_march(info, cross):
     """The -march for the board, after checking its MicroPython can load our .mpy files.
 
     cross: mpy_cross_abi(). Bytecode-only .mpy files carry no architecture, so
-    the -march only matters for native code (we have none); it is passed so
-    that any future native code would be right for the board.
+    the -march only matters for native code: native_draw.py's viper loops. A
+    board loads them only where its .mpy sub-version is mpy-cross's (a native
+    .mpy is refused otherwise, and the firmware then draws with its Python).
     """
     devicefs.check_version(info)
     abi = devicefs.mpy_abi(info)

@@ -1,0 +1,106 @@
+# The two loops that write LEDs into a frame, as native code: a filled rectangle
+# (FrameBuffer.rect) and a glyph of the font at any scale and turn (font.py).
+#
+# Why: in bytecode a pixel written into the wire bytes costs an RP2040 about
+# 11 us (46 us on the emulated chip), so a 32x32 score keeper's screen of
+# large digits and colour bars took 15-20 ms of the emulated chip to draw, and
+# a quick run of entries outran the loop. Viper code writes a pixel in well
+# under a microsecond. The meaning of each loop is the Python beside its caller
+# (display.FrameBuffer.rect, font._draw_glyph): those run on CPython, on the
+# WebAssembly port and wherever this module cannot load, and the emulated
+# Pico's tests check that both draw the same bytes.
+#
+# This module loads only where MicroPython compiles native code for the chip:
+# the Layerlight UF2 (frozen by the port's own mpy-cross) and a board whose
+# MicroPython takes the .mpy `layerlight flash` compiles. display.py imports it
+# on MicroPython only; where the import fails (SyntaxError on a port without
+# the native emitter, ValueError for a native .mpy of another sub-version) the
+# callers use their Python.
+#
+# Viper functions are given at most four arguments (older MicroPython's
+# limit), so the numbers come in one array("i") that the caller fills:
+#   fill:  width, x0, y0, x1, y1, r, g, b, ro, go, bo     (x1, y1 exclusive, already clipped)
+#   glyph: width, height, x, y, q, s, r, g, b, ro, go, bo, base   (base: the glyph's first row
+#          in `rows`, one row a byte, '0'..'7' for its 3 pixels with the left one as bit 2)
+#
+# pyright: reportUndefinedVariable=false
+# (ptr8, ptr16, ptr32 are the viper compiler's own type names, defined nowhere in Python)
+import micropython
+
+
+@micropython.viper
+def fill(buf: ptr8, table: ptr16, p: ptr32):
+    width = int(p[0])
+    x0 = int(p[1])
+    x1 = int(p[3])
+    y1 = int(p[4])
+    r = int(p[5])
+    g = int(p[6])
+    b = int(p[7])
+    ro = int(p[8])
+    go = int(p[9])
+    bo = int(p[10])
+    y = int(p[2])
+    while y < y1:
+        row = y * width
+        x = x0
+        while x < x1:
+            j = int(table[row + x]) * 3
+            buf[j + ro] = r
+            buf[j + go] = g
+            buf[j + bo] = b
+            x += 1
+        y += 1
+
+
+@micropython.viper
+def glyph(buf: ptr8, table: ptr16, p: ptr32, rows: ptr8):
+    width = int(p[0])
+    height = int(p[1])
+    x = int(p[2])
+    y = int(p[3])
+    q = int(p[4])
+    s = int(p[5])
+    cr = int(p[6])
+    cg = int(p[7])
+    cb = int(p[8])
+    ro = int(p[9])
+    go = int(p[10])
+    bo = int(p[11])
+    base = int(p[12])
+    r = 0
+    while r < 5:
+        bits = int(rows[base + r]) - 48
+        c = 0
+        while c < 3:
+            if bits & (4 >> c):
+                # font pixel (c, r) in the box turned q quarters clockwise (as font.py)
+                if q == 0:
+                    dx = c
+                    dy = r
+                elif q == 1:
+                    dx = 4 - r
+                    dy = c
+                elif q == 2:
+                    dx = 2 - c
+                    dy = 4 - r
+                else:
+                    dx = r
+                    dy = 2 - c
+                px = x + dx * s
+                py = y + dy * s
+                yy = py
+                while yy < py + s:
+                    if yy >= 0 and yy < height:
+                        row = yy * width
+                        xx = px
+                        while xx < px + s:
+                            if xx >= 0 and xx < width:
+                                j = int(table[row + xx]) * 3
+                                buf[j + ro] = cr
+                                buf[j + go] = cg
+                                buf[j + bo] = cb
+                            xx += 1
+                    yy += 1
+            c += 1
+        r += 1
