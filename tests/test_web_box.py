@@ -47,6 +47,7 @@ SET = {
 }
 STACK = {"drag": 2, "button": 0, "turns": 1, "flip": True}   # floor at the bottom, sun on it turned and flipped
 BAD_CELL = (0, 2)   # back row 3, column 1 of sun: a hole on both sides; painting it breaks the mirror
+STALE_CELL = (0, 0)  # front row 1, column 1 of sun: red, painted blue after the build, then red again
 
 
 def png_bytes():
@@ -93,7 +94,7 @@ def boxed(tmp_path_factory):
     if not os.access(CHROMIUM, os.X_OK):
         pytest.fail("%s is missing: `make test` installs it (apt-get install chromium)" % CHROMIUM)
     out = tmp_path_factory.mktemp("box")
-    plan = {"set": SET, "stack": STACK, "bad_cell": BAD_CELL,
+    plan = {"set": SET, "stack": STACK, "bad_cell": BAD_CELL, "stale_cell": STALE_CELL,
             "uploads": [{"name": n, "base64": base64.b64encode(d).decode()} for n, d in UPLOADS],
             "refused": {"name": "nine.toml", "text": refused_set()}}
     (out / "plan.json").write_text(json.dumps(plan))
@@ -162,6 +163,20 @@ def test_cards_build_on_the_downloaded_set_gives_the_pages_deck_byte_for_byte(bo
     assert boxed["build"]["line"] == "test-box.deck: %s, %d bytes" % (said, len(cli))
 
 
+def test_a_change_after_the_build_waits_for_a_new_build(boxed):
+    """The set painted on after its build: the deck is not played nor downloaded as the set's (the
+    set file now would not give it), and "Download the set" gives the set as it is now."""
+    stale = boxed["stale"]
+    assert stale["changed"] == {"play": True, "deck": True, "note": "the set has changed since test-box.deck was "
+                                "built: build again to play it or download its deck"}
+    changed = sets.load(stale["toml"])
+    assert changed.rows(changed.layers[0].front)[0] == "BR."
+    # painted back as it was, the deck is this set's again
+    assert stale["back"] == {"play": False, "deck": False, "note": None}
+    with open(stale["back_toml"], "rb") as f, open(boxed["downloaded_toml"], "rb") as g:
+        assert f.read() == g.read()
+
+
 def test_the_build_shows_its_progress_then_each_levels_count_and_some_missions(boxed):
     b = boxed["build"]
     assert b["msg"] is None
@@ -222,6 +237,18 @@ def test_a_stack_is_drawn_as_the_firmware_stacks_it_on_the_leds(boxed):
     assert boxed["stack"]["rows"] == got.rows(grid)
     assert boxed["stack"]["labels"] == ["floor: front 0°", "sun: %s %d°" % (geometry.side_of(o), geometry.rot_of(o))]
     assert boxed["stack"]["leds"] == led_rows(grid, 3, 3, layers_palette(got))
+
+
+def test_another_set_does_not_replace_a_painted_one_unasked(boxed):
+    """New (or Open, or an upload) on a set with changes in no file asks first; Cancel keeps it."""
+    first = boxed["dialogs"][0]
+    assert first == {"message": 'test-box.toml has changes that are in no file yet: replace it anyway? (Cancel '
+                                'keeps it; "Download the set" saves it.)', "accepted": False}
+    assert boxed["replace_refused"]["model"] == boxed["painted"]
+    # downloaded, it is in a file: the shipped sets open unasked; the 12x12 grid is a change
+    # of default.toml that no file has, so the upload of nine.toml asks (and is let through)
+    assert [(d["message"].split(" ", 1)[0], d["accepted"]) for d in boxed["dialogs"]] == \
+        [("test-box.toml", False), ("default.toml", True)]
 
 
 def test_what_was_painted_survives_a_reload(boxed):

@@ -137,6 +137,20 @@ def test_the_otlo_sets_toml_reads_as_the_shipped_file():
     assert [(t.id, t.front, t.back) for t in mine.tiles] == [(t.id, t.front, t.back) for t in theirs.tiles]
 
 
+def test_the_otlo_sets_toml_builds_the_shipped_otlo_deck():
+    """The page's set file of the shipped tiles, built by the page's builder, is the shipped
+    otlo.deck byte for byte (test_otlo_cards checks it is what `cards build` makes of otlo.toml)."""
+    import base64
+    builds = box.Builds()
+    status, _ = builds.start({"model": shipped("otlo.toml"), "file": "otlo.toml"}, run_in_thread=False)
+    state = builds.status()
+    assert status == 202 and state["state"] == "done", state
+    assert state["result"]["line"].startswith("72 challenges")
+    with open(os.path.join(firmware_files.FIRMWARE, "decks", "otlo.deck"), "rb") as f:
+        assert base64.b64decode(state["result"]["deck"]) == f.read()
+    assert otlo_sets.loads(state["toml"], "otlo.toml").tiles   # the text it was built from
+
+
 def test_odd_characters_survive_the_toml():
     model = shipped("default.toml")
     model["name"] = 'Quote " and \\ back'

@@ -37,6 +37,19 @@ try {
     if (m.type() === "error") result.errors.push(m.text());
   });
   page.on("pageerror", (e) => result.errors.push(String(e)));
+  // the page asks before another set replaces one with changes in no file: answered as told
+  let dialogAnswer = true;
+  result.dialogs = [];
+  page.on("dialog", async (d) => {
+    result.dialogs.push({ message: d.message(), accepted: dialogAnswer });
+    await (dialogAnswer ? d.accept() : d.dismiss());
+  });
+  const dialogs = async (n) => {
+    for (let t = 0; result.dialogs.length < n; t += 20) {
+      if (t > STEP_TIMEOUT) throw new Error(`waiting for question ${n} of the page`);
+      await page.waitForTimeout(20);
+    }
+  };
 
   const ready = async () => {
     await page.waitForFunction(() => window.layerlight && (window.layerlight.ready || window.layerlight.error)
@@ -147,6 +160,14 @@ try {
   result.painted_check = await page.evaluate(() => ({ error: window.layerlightBox.checked.error, toml: window.layerlightBox.checked.toml }));
   mark("painted");
 
+  // --- "New" on a painted set: the page asks; Cancel keeps the set as painted -----------------
+  dialogAnswer = false;
+  await page.click("#box-new");
+  await dialogs(1);
+  await settled();
+  result.replace_refused = { model: await page.evaluate(() => window.layerlightBox.model) };
+  dialogAnswer = true;
+
   // --- stack two cards: drag one, the button for the other; turn and flip the top one ----
   await page.dragAndDrop(`.card[data-card="${plan.stack.drag}"] header`, "#stack");
   await page.click(`.card[data-card="${plan.stack.button}"] .card-stack`);
@@ -192,6 +213,26 @@ try {
     result["downloaded_" + key] = to;
   }
   mark("downloaded");
+
+  // --- a change after the build: the deck waits for a new build; the set file is the set as it is ----
+  const keep = async (dir) => {
+    const [dl] = await Promise.all([page.waitForEvent("download"), page.click("#download-toml")]);
+    const to = path.join(outDir, dir, dl.suggestedFilename());
+    await dl.saveAs(to);
+    return to;
+  };
+  const builtState = async () => ({ play: await page.isDisabled("#play"), deck: await page.isDisabled("#download-deck"),
+    note: await text("#built-stale") });
+  const [sx, sy] = plan.stale_cell;
+  await choose(2);
+  await page.click(cell(0, "front", sx, sy));
+  await settled();
+  result.stale = { changed: await builtState(), toml: await keep("changed") };
+  await choose(1);
+  await page.click(cell(0, "front", sx, sy));   // painted back as it was
+  await settled();
+  result.stale.back = await builtState();
+  result.stale.back_toml = await keep("back");
 
   // --- play it: the device restarts with the deck; two players race a mission ------------------
   await page.click("#play");
