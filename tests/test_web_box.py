@@ -68,9 +68,10 @@ def refused_set():
     return "\n".join(lines) + "\n"
 
 
-def cli_build(folder, name, output="cli.deck"):
-    """`layerlight cards build NAME -o OUTPUT` in folder: (exit code, stdout, stderr)."""
-    r = subprocess.run([sys.executable, "-m", "layerlight_tools.cli", "cards", "build", name, "-o", output, "-q"],
+def cli_build(folder, name, output="cli.deck", *options):
+    """`layerlight cards build NAME -o OUTPUT [OPTIONS]` in folder: (exit code, stdout, stderr)."""
+    r = subprocess.run([sys.executable, "-m", "layerlight_tools.cli", "cards", "build", name, "-o", output, "-q",
+                        *options],
                        cwd=folder, capture_output=True, text=True, timeout=120)
     return r.returncode, r.stdout, r.stderr
 
@@ -96,7 +97,7 @@ def boxed(tmp_path_factory):
     out = tmp_path_factory.mktemp("box")
     plan = {"set": SET, "stack": STACK, "bad_cell": BAD_CELL, "stale_cell": STALE_CELL,
             "uploads": [{"name": n, "base64": base64.b64encode(d).decode()} for n, d in UPLOADS],
-            "refused": {"name": "nine.toml", "text": refused_set()}}
+            "refused": {"name": "nine.toml", "text": refused_set(), "max_level": 4}}
     (out / "plan.json").write_text(json.dumps(plan))
     srv = server.start_in_thread(server.Site())
     try:
@@ -352,9 +353,18 @@ def test_a_grid_too_big_for_the_matrix_is_the_line_sim_says(boxed, tmp_path):
 
 
 def test_a_set_the_builder_refuses(boxed, tmp_path):
-    msg = boxed["refused"]["msg"]
-    assert msg == cli_message(str(tmp_path), "nine.toml", refused_set().encode())
+    refused = boxed["refused"]
+    msg = cli_message(str(tmp_path), "nine.toml", refused_set().encode())
     assert "use --max-level 4" in msg
+    # said next to the build's levels as soon as the set is open, and again for a build, not made
+    assert refused["painting"] == msg and refused["msg"] == msg and not refused["built"]
+    # the deepest level set to 4 as the line says: the message goes, and the deck is cards build's
+    assert refused["fixed"] is None
+    assert refused["command"] == "layerlight cards build nine.toml -o nine.deck --max-level 4"
+    code, _, err = cli_build(str(tmp_path), "nine.toml", "nine.deck", "--max-level", "4")
+    assert code == 0, err
+    with open(refused["deck"], "rb") as f:
+        assert f.read() == (tmp_path / "nine.deck").read_bytes()
 
 
 def test_no_errors_in_the_browser(boxed):

@@ -151,6 +151,22 @@ def test_the_otlo_sets_toml_builds_the_shipped_otlo_deck():
     assert otlo_sets.loads(state["toml"], "otlo.toml").tiles   # the text it was built from
 
 
+@pytest.mark.parametrize("options, line", [
+    ({"per_level": 0}, "--per-level must be from 1 to 2000, not 0"),
+    ({"max_level": 7}, "--max-level must be from 2 to 5, not 7"),
+    ({"per_level": 2.5}, "--per-level must be a whole number"),
+])
+def test_a_build_option_out_of_range_is_the_line_cards_build_says(options, line):
+    """Said as it is typed (the check) and when built, at the build's levels; no build starts."""
+    model = shipped("default.toml")
+    answer = box.check({"model": model, "file": "default.toml", **options})
+    assert (answer["error"], answer["where"]) == (line, {"part": "levels"})
+    builds = box.Builds()
+    assert builds.start({"model": model, "file": "default.toml", **options}, run_in_thread=False) == \
+        (400, {"error": line, "where": {"part": "levels"}})
+    assert builds.status() == {"state": "idle"}
+
+
 def test_odd_characters_survive_the_toml():
     model = shipped("default.toml")
     model["name"] = 'Quote " and \\ back'

@@ -185,11 +185,14 @@ try {
   // --- build, with its progress bar -------------------------------------------------------
   const seen = [];
   await page.click("#build");
-  for (;;) {
+  // until the build has run and is over (its POST may take longer than a poll: not over before it began)
+  for (let started = false; ;) {
     const s = await page.evaluate(() => ({ value: document.getElementById("build-progress").value,
-      stage: document.getElementById("build-stage").textContent, building: window.layerlightBox.building }));
+      stage: document.getElementById("build-stage").textContent, building: window.layerlightBox.building,
+      over: !!window.layerlightBox.built || !document.getElementById("build-msg").hidden }));
     seen.push(s);
-    if (!s.building && seen.length > 1) break;
+    started = started || s.building;
+    if (!s.building && (started || s.over)) break;
     await page.waitForTimeout(40);
   }
   await page.waitForFunction(() => window.layerlightBox.built || !document.getElementById("build-msg").hidden, null, { timeout: 60000 });
@@ -336,10 +339,21 @@ try {
   await page.setInputFiles("#box-upload", { name: plan.refused.name, mimeType: "text/plain", buffer: Buffer.from(plan.refused.text) });
   await page.waitForFunction((n) => document.getElementById("box-file").value === n, plan.refused.name);
   await settled();
+  result.refused = { painting: await text("#levels-msg") };   // said before any build
   await page.click("#build");
-  await page.waitForFunction(() => !window.layerlightBox.building, null, { timeout: 60000 });
-  await page.waitForTimeout(200);
-  result.refused = { msg: await text("#build-msg") };
+  await page.waitForTimeout(300);
+  result.refused.msg = await text("#levels-msg");
+  result.refused.built = await page.evaluate(() => !document.getElementById("build-result").hidden);
+  // the deepest level the line asks for: the message goes, the deck builds
+  await page.fill("#max-level", String(plan.refused.max_level));
+  await settled();
+  result.refused.fixed = await text("#levels-msg");
+  await page.click("#build");
+  await page.waitForFunction(() => window.layerlightBox.built || !document.getElementById("build-msg").hidden, null, { timeout: 60000 });
+  result.refused.command = await text("#build-command");
+  const [dl] = await Promise.all([page.waitForEvent("download"), page.click("#download-deck")]);
+  result.refused.deck = path.join(outDir, "refused", dl.suggestedFilename());
+  await dl.saveAs(result.refused.deck);
   mark("done");
 } finally {
   await close(context);

@@ -26,6 +26,7 @@ const box = {
   colour: 1,            // the colour painted: its index (1..), 0 = a hole
   stack: [],            // Layers: {card, o}; OTLO: {card, layer, side, rot, x, y}
   perLevel: "",
+  maxLevel: "",
   checked: null,        // the server's last answer to /box/check
   checkTimer: 0,
   checkSeq: 0,
@@ -85,7 +86,7 @@ function setCell(card, side, x, y, value) {
 function save() {
   try {
     localStorage.setItem(KEY, JSON.stringify({ model: box.model, file: box.file, stack: box.stack,
-      colour: box.colour, perLevel: box.perLevel, kept: box.kept }));
+      colour: box.colour, perLevel: box.perLevel, maxLevel: box.maxLevel, kept: box.kept }));
   } catch (e) {
     // a full or disabled storage: the page still works, the set is not kept across a reload
   }
@@ -96,7 +97,8 @@ function restore() {
     const kept = JSON.parse(localStorage.getItem(KEY) || "null");
     if (kept && kept.model && Array.isArray(kept.model.cards)) {
       Object.assign(box, { model: kept.model, file: kept.file || box.file, stack: kept.stack || [],
-        colour: kept.colour ?? 1, perLevel: kept.perLevel || "", kept: kept.kept ?? null });
+        colour: kept.colour ?? 1, perLevel: kept.perLevel || "", maxLevel: kept.maxLevel || "",
+        kept: kept.kept ?? null });
       return true;
     }
   } catch (e) {
@@ -140,9 +142,15 @@ function scheduleCheck() {
   box.checkTimer = setTimeout(() => check().catch(lost), CHECK_MS);
 }
 
+// The build's options as `cards build` takes them (null: its default; the server says what is wrong)
+function levels() {
+  const num = (text) => (text === "" ? null : Number(text));
+  return { per_level: num(box.perLevel), max_level: box.model.kind === "otlo" ? null : num(box.maxLevel) };
+}
+
 async function check() {
   const seq = ++box.checkSeq;
-  const { data } = await post("/box/check", { model: box.model, file: box.file, matrix: matrix() });
+  const { data } = await post("/box/check", { model: box.model, file: box.file, matrix: matrix(), ...levels() });
   if (seq !== box.checkSeq) return;
   box.checked = data;
   box.pendingCheck = false;
@@ -192,6 +200,7 @@ function showCheck() {
   for (const el of document.querySelectorAll(".card.has-error")) el.classList.remove("has-error");
   say("set-msg", "");
   say("colours-msg", "");
+  say("levels-msg", "");
   if (c.error) {
     const w = c.where || {};
     if (w.card !== undefined && $("card-msg-" + w.card)) {
@@ -205,6 +214,8 @@ function showCheck() {
       }
     } else if (w.part === "colours") {
       say("colours-msg", c.error);
+    } else if (w.part === "levels") {
+      say("levels-msg", c.error);
     } else {
       say("set-msg", c.error);
     }
@@ -236,6 +247,7 @@ function showRefusal(data, fallback) {
   if (w.card !== undefined && $("card-msg-" + w.card)) say("card-msg-" + w.card, data.error);
   else if (w.part === "size") say("size-msg", data.error);
   else if (w.part === "colours") say("colours-msg", data.error);
+  else if (w.part === "levels") say("levels-msg", data.error);
   else if (w.part === "set") say("set-msg", data.error);
   else say(fallback, data.error);
   if (w.card !== undefined || w.part === "set" || w.part === "colours") say("build-msg", data.error);
@@ -355,6 +367,8 @@ function renderBar() {
   if (/^#[0-9a-fA-F]{6}$/.test(bg)) $("box-background").value = bg.toLowerCase();
   $("per-level").placeholder = m.kind === "otlo" ? "24" : "60";
   $("per-level").value = box.perLevel;
+  $("max-level").value = box.maxLevel;
+  $("max-level-label").hidden = m.kind === "otlo";
   $("per-level").previousSibling.textContent = m.kind === "otlo" ? "Challenges per star level " : "Missions per level ";
 }
 
@@ -668,8 +682,7 @@ async function build() {
   say("build-msg", "");
   say("size-msg", "");
   $("build-result").hidden = true;
-  const perLevel = box.perLevel === "" ? null : Number(box.perLevel);
-  const { status, data } = await post("/box/build", { model: box.model, file: box.file, per_level: perLevel, matrix: matrix() });
+  const { status, data } = await post("/box/build", { model: box.model, file: box.file, matrix: matrix(), ...levels() });
   if (status !== 202) {
     showRefusal(data, "build-msg");
     return;
@@ -869,7 +882,11 @@ function wire() {
   });
   $("per-level").addEventListener("input", () => {
     box.perLevel = $("per-level").value;
-    save();
+    changed(false);
+  });
+  $("max-level").addEventListener("input", () => {
+    box.maxLevel = $("max-level").value;
+    changed(false);
   });
   $("build").addEventListener("click", () => build().catch((e) => say("build-msg", String(e))));
   $("play").addEventListener("click", () => play().catch(lost));
