@@ -2,10 +2,10 @@
 
 Debian's chromium (driven by Playwright, tests/web/box_round.mjs) paints a
 small set from nothing through the page's own controls, stacks two of its
-cards, builds the deck, downloads the set file and the deck, plays a mission
-of the deck on the page's device, reloads the page, opens the shipped sets and
-reads every card's 8 orientations back from the page's canvases, and gives
-the page each bad input. One browser run for the file; these tests check
+cards, builds the deck, downloads the set file and the deck, paints on after
+the build, plays a mission of the deck on the page's device, reloads the page,
+opens the shipped sets and reads every card's 8 orientations back from the
+page's canvases, and gives the page each bad input. One browser run for the file; these tests check
 what it saw against the firmware's geometry, the firmware's deck reader and
 the `layerlight cards build` command.
 """

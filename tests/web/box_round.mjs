@@ -6,11 +6,13 @@
 //
 // PLAN.json (written by tests/test_web_box.py) holds the set to paint (name,
 // file, size, colours, cards as rows) and the files to upload. The script
-// paints the set from nothing (clicks and a drag), stacks two cards, builds
-// the deck, downloads the set and the deck into OUT_DIR, plays a mission of
-// it on the page's device, reloads the page, opens the shipped sets and reads
-// every card's 8 orientations back from the canvases, and gives the page each
-// bad input. It prints one JSON object: what it saw. The test checks it all.
+// paints the set from nothing (clicks and a drag), cancels "New" on it, stacks
+// two cards, builds the deck, downloads the set and the deck into OUT_DIR,
+// paints on after the build (and back), plays a mission of it on the page's
+// device, reloads the page, opens the shipped sets and reads every card's 8
+// orientations back from the canvases, and gives the page each bad input (a
+// set the builder refuses then built at the deepest level it asks for). It
+// prints one JSON object: what it saw. The test checks it all.
 
 import fs from "node:fs";
 import path from "node:path";
