@@ -75,6 +75,13 @@ def test_its_own_names_are_answered(port):
                    origin="http://localhost:%d" % port)[0] == 200
 
 
+def test_on_port_80_its_own_page_is_answered():
+    """A browser leaves HTTP's own port out of the Host and the Origin (`sim --web --port 80`, which
+    binding port 80 needs an administrator for: the names the handler takes as its own)."""
+    assert set(server.own_hosts(80)) == {"127.0.0.1:80", "localhost:80", "127.0.0.1", "localhost"}
+    assert set(server.own_hosts(8765)) == {"127.0.0.1:8765", "localhost:8765"}
+
+
 @pytest.mark.parametrize("origin", ["http://evil.example", "http://127.0.0.1:1", "null", "https://127.0.0.1:%d"])
 def test_a_request_from_another_sites_page_is_refused(port, origin):
     """Another tab's page may send a form or a fetch to 127.0.0.1: the browser names its Origin."""
