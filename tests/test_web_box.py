@@ -2,10 +2,10 @@
 
 Debian's chromium (driven by Playwright, tests/web/box_round.mjs) paints a
 small set from nothing through the page's own controls, stacks two of its
-cards, builds the deck, downloads the set file and the deck, plays a mission
-of the deck on the page's device, reloads the page, opens the shipped sets and
-reads every card's 8 orientations back from the page's canvases, and gives
-the page each bad input. One browser run for the file; these tests check
+cards, builds the deck, downloads the set file and the deck, paints on after
+the build, plays a mission of the deck on the page's device, reloads the page,
+opens the shipped sets and reads every card's 8 orientations back from the
+page's canvases, and gives the page each bad input. One browser run for the file; these tests check
 what it saw against the firmware's geometry, the firmware's deck reader and
 the `layerlight cards build` command.
 """
@@ -47,6 +47,7 @@ SET = {
 }
 STACK = {"drag": 2, "button": 0, "turns": 1, "flip": True}   # floor at the bottom, sun on it turned and flipped
 BAD_CELL = (0, 2)   # back row 3, column 1 of sun: a hole on both sides; painting it breaks the mirror
+STALE_CELL = (0, 0)  # front row 1, column 1 of sun: red, painted blue after the build, then red again
 
 
 def png_bytes():
@@ -67,9 +68,10 @@ def refused_set():
     return "\n".join(lines) + "\n"
 
 
-def cli_build(folder, name, output="cli.deck"):
-    """`layerlight cards build NAME -o OUTPUT` in folder: (exit code, stdout, stderr)."""
-    r = subprocess.run([sys.executable, "-m", "layerlight_tools.cli", "cards", "build", name, "-o", output, "-q"],
+def cli_build(folder, name, output="cli.deck", *options):
+    """`layerlight cards build NAME -o OUTPUT [OPTIONS]` in folder: (exit code, stdout, stderr)."""
+    r = subprocess.run([sys.executable, "-m", "layerlight_tools.cli", "cards", "build", name, "-o", output, "-q",
+                        *options],
                        cwd=folder, capture_output=True, text=True, timeout=120)
     return r.returncode, r.stdout, r.stderr
 
@@ -93,9 +95,9 @@ def boxed(tmp_path_factory):
     if not os.access(CHROMIUM, os.X_OK):
         pytest.fail("%s is missing: `make test` installs it (apt-get install chromium)" % CHROMIUM)
     out = tmp_path_factory.mktemp("box")
-    plan = {"set": SET, "stack": STACK, "bad_cell": BAD_CELL,
+    plan = {"set": SET, "stack": STACK, "bad_cell": BAD_CELL, "stale_cell": STALE_CELL,
             "uploads": [{"name": n, "base64": base64.b64encode(d).decode()} for n, d in UPLOADS],
-            "refused": {"name": "nine.toml", "text": refused_set()}}
+            "refused": {"name": "nine.toml", "text": refused_set(), "max_level": 4}}
     (out / "plan.json").write_text(json.dumps(plan))
     srv = server.start_in_thread(server.Site())
     try:
@@ -162,6 +164,20 @@ def test_cards_build_on_the_downloaded_set_gives_the_pages_deck_byte_for_byte(bo
     assert boxed["build"]["line"] == "test-box.deck: %s, %d bytes" % (said, len(cli))
 
 
+def test_a_change_after_the_build_waits_for_a_new_build(boxed):
+    """The set painted on after its build: the deck is not played nor downloaded as the set's (the
+    set file now would not give it), and "Download the set" gives the set as it is now."""
+    stale = boxed["stale"]
+    assert stale["changed"] == {"play": True, "deck": True, "note": "the set has changed since test-box.deck was "
+                                "built: build again to play it or download its deck"}
+    changed = sets.load(stale["toml"])
+    assert changed.rows(changed.layers[0].front)[0] == "BR."
+    # painted back as it was, the deck is this set's again
+    assert stale["back"] == {"play": False, "deck": False, "note": None}
+    with open(stale["back_toml"], "rb") as f, open(boxed["downloaded_toml"], "rb") as g:
+        assert f.read() == g.read()
+
+
 def test_the_build_shows_its_progress_then_each_levels_count_and_some_missions(boxed):
     b = boxed["build"]
     assert b["msg"] is None
@@ -222,6 +238,18 @@ def test_a_stack_is_drawn_as_the_firmware_stacks_it_on_the_leds(boxed):
     assert boxed["stack"]["rows"] == got.rows(grid)
     assert boxed["stack"]["labels"] == ["floor: front 0°", "sun: %s %d°" % (geometry.side_of(o), geometry.rot_of(o))]
     assert boxed["stack"]["leds"] == led_rows(grid, 3, 3, layers_palette(got))
+
+
+def test_another_set_does_not_replace_a_painted_one_unasked(boxed):
+    """New (or Open, or an upload) on a set with changes in no file asks first; Cancel keeps it."""
+    first = boxed["dialogs"][0]
+    assert first == {"message": 'test-box.toml has changes that are in no file yet: replace it anyway? (Cancel '
+                                'keeps it; "Download the set" saves it.)', "accepted": False}
+    assert boxed["replace_refused"]["model"] == boxed["painted"]
+    # downloaded, it is in a file: the shipped sets open unasked; the 12x12 grid is a change
+    # of default.toml that no file has, so the upload of nine.toml asks (and is let through)
+    assert [(d["message"].split(" ", 1)[0], d["accepted"]) for d in boxed["dialogs"]] == \
+        [("test-box.toml", False), ("default.toml", True)]
 
 
 def test_what_was_painted_survives_a_reload(boxed):
@@ -325,9 +353,18 @@ def test_a_grid_too_big_for_the_matrix_is_the_line_sim_says(boxed, tmp_path):
 
 
 def test_a_set_the_builder_refuses(boxed, tmp_path):
-    msg = boxed["refused"]["msg"]
-    assert msg == cli_message(str(tmp_path), "nine.toml", refused_set().encode())
+    refused = boxed["refused"]
+    msg = cli_message(str(tmp_path), "nine.toml", refused_set().encode())
     assert "use --max-level 4" in msg
+    # said next to the build's levels as soon as the set is open, and again for a build, not made
+    assert refused["painting"] == msg and refused["msg"] == msg and not refused["built"]
+    # the deepest level set to 4 as the line says: the message goes, and the deck is cards build's
+    assert refused["fixed"] is None
+    assert refused["command"] == "layerlight cards build nine.toml -o nine.deck --max-level 4"
+    code, _, err = cli_build(str(tmp_path), "nine.toml", "nine.deck", "--max-level", "4")
+    assert code == 0, err
+    with open(refused["deck"], "rb") as f:
+        assert f.read() == (tmp_path / "nine.deck").read_bytes()
 
 
 def test_no_errors_in_the_browser(boxed):

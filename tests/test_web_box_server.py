@@ -75,6 +75,13 @@ def test_its_own_names_are_answered(port):
                    origin="http://localhost:%d" % port)[0] == 200
 
 
+def test_on_port_80_its_own_page_is_answered():
+    """A browser leaves HTTP's own port out of the Host and the Origin (`sim --web --port 80`, which
+    binding port 80 needs an administrator for: the names the handler takes as its own)."""
+    assert set(server.own_hosts(80)) == {"127.0.0.1:80", "localhost:80", "127.0.0.1", "localhost"}
+    assert set(server.own_hosts(8765)) == {"127.0.0.1:8765", "localhost:8765"}
+
+
 @pytest.mark.parametrize("origin", ["http://evil.example", "http://127.0.0.1:1", "null", "https://127.0.0.1:%d"])
 def test_a_request_from_another_sites_page_is_refused(port, origin):
     """Another tab's page may send a form or a fetch to 127.0.0.1: the browser names its Origin."""
@@ -135,6 +142,36 @@ def test_the_otlo_sets_toml_reads_as_the_shipped_file():
     assert (mine.name, mine.tile, mine.table, mine.colours, mine.stars) == \
         (theirs.name, theirs.tile, theirs.table, theirs.colours, theirs.stars)
     assert [(t.id, t.front, t.back) for t in mine.tiles] == [(t.id, t.front, t.back) for t in theirs.tiles]
+
+
+def test_the_otlo_sets_toml_builds_the_shipped_otlo_deck():
+    """The page's set file of the shipped tiles, built by the page's builder, is the shipped
+    otlo.deck byte for byte (test_otlo_cards checks it is what `cards build` makes of otlo.toml)."""
+    import base64
+    builds = box.Builds()
+    status, _ = builds.start({"model": shipped("otlo.toml"), "file": "otlo.toml"}, run_in_thread=False)
+    state = builds.status()
+    assert status == 202 and state["state"] == "done", state
+    assert state["result"]["line"].startswith("72 challenges")
+    with open(os.path.join(firmware_files.FIRMWARE, "decks", "otlo.deck"), "rb") as f:
+        assert base64.b64decode(state["result"]["deck"]) == f.read()
+    assert otlo_sets.loads(state["toml"], "otlo.toml").tiles   # the text it was built from
+
+
+@pytest.mark.parametrize("options, line", [
+    ({"per_level": 0}, "--per-level must be from 1 to 2000, not 0"),
+    ({"max_level": 7}, "--max-level must be from 2 to 5, not 7"),
+    ({"per_level": 2.5}, "--per-level must be a whole number"),
+])
+def test_a_build_option_out_of_range_is_the_line_cards_build_says(options, line):
+    """Said as it is typed (the check) and when built, at the build's levels; no build starts."""
+    model = shipped("default.toml")
+    answer = box.check({"model": model, "file": "default.toml", **options})
+    assert (answer["error"], answer["where"]) == (line, {"part": "levels"})
+    builds = box.Builds()
+    assert builds.start({"model": model, "file": "default.toml", **options}, run_in_thread=False) == \
+        (400, {"error": line, "where": {"part": "levels"}})
+    assert builds.status() == {"state": "idle"}
 
 
 def test_odd_characters_survive_the_toml():

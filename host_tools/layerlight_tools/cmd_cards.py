@@ -78,6 +78,16 @@ def build_options(kind, per_level, max_level):
     return per_level
 
 
+def build_refusal(kind, the_set, max_level, where):
+    """The line `cards build` stops with before any work on a set it does not take on (Layers: more
+    stackings than the builder takes on), as `where: why`, or None."""
+    if kind == "otlo":
+        return None
+    from layerlight_tools.layers import cards
+    why = cards.refusal(the_set, max_level)
+    return "%s: %s" % (where, why) if why else None
+
+
 def build_items(kind, the_set, per_level, max_level, progress, where):
     """The missions (or OTLO challenges) of a deck, in deck order; progress(stage, done, total) as
     it goes; a set the builder refuses is the UserError `where: why`."""

@@ -6,11 +6,13 @@
 //
 // PLAN.json (written by tests/test_web_box.py) holds the set to paint (name,
 // file, size, colours, cards as rows) and the files to upload. The script
-// paints the set from nothing (clicks and a drag), stacks two cards, builds
-// the deck, downloads the set and the deck into OUT_DIR, plays a mission of
-// it on the page's device, reloads the page, opens the shipped sets and reads
-// every card's 8 orientations back from the canvases, and gives the page each
-// bad input. It prints one JSON object: what it saw. The test checks it all.
+// paints the set from nothing (clicks and a drag), cancels "New" on it, stacks
+// two cards, builds the deck, downloads the set and the deck into OUT_DIR,
+// paints on after the build (and back), plays a mission of it on the page's
+// device, reloads the page, opens the shipped sets and reads every card's 8
+// orientations back from the canvases, and gives the page each bad input (a
+// set the builder refuses then built at the deepest level it asks for). It
+// prints one JSON object: what it saw. The test checks it all.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -37,6 +39,19 @@ try {
     if (m.type() === "error") result.errors.push(m.text());
   });
   page.on("pageerror", (e) => result.errors.push(String(e)));
+  // the page asks before another set replaces one with changes in no file: answered as told
+  let dialogAnswer = true;
+  result.dialogs = [];
+  page.on("dialog", async (d) => {
+    result.dialogs.push({ message: d.message(), accepted: dialogAnswer });
+    await (dialogAnswer ? d.accept() : d.dismiss());
+  });
+  const dialogs = async (n) => {
+    for (let t = 0; result.dialogs.length < n; t += 20) {
+      if (t > STEP_TIMEOUT) throw new Error(`waiting for question ${n} of the page`);
+      await page.waitForTimeout(20);
+    }
+  };
 
   const ready = async () => {
     await page.waitForFunction(() => window.layerlight && (window.layerlight.ready || window.layerlight.error)
@@ -147,6 +162,14 @@ try {
   result.painted_check = await page.evaluate(() => ({ error: window.layerlightBox.checked.error, toml: window.layerlightBox.checked.toml }));
   mark("painted");
 
+  // --- "New" on a painted set: the page asks; Cancel keeps the set as painted -----------------
+  dialogAnswer = false;
+  await page.click("#box-new");
+  await dialogs(1);
+  await settled();
+  result.replace_refused = { model: await page.evaluate(() => window.layerlightBox.model) };
+  dialogAnswer = true;
+
   // --- stack two cards: drag one, the button for the other; turn and flip the top one ----
   await page.dragAndDrop(`.card[data-card="${plan.stack.drag}"] header`, "#stack");
   await page.click(`.card[data-card="${plan.stack.button}"] .card-stack`);
@@ -164,11 +187,14 @@ try {
   // --- build, with its progress bar -------------------------------------------------------
   const seen = [];
   await page.click("#build");
-  for (;;) {
+  // until the build has run and is over (its POST may take longer than a poll: not over before it began)
+  for (let started = false; ;) {
     const s = await page.evaluate(() => ({ value: document.getElementById("build-progress").value,
-      stage: document.getElementById("build-stage").textContent, building: window.layerlightBox.building }));
+      stage: document.getElementById("build-stage").textContent, building: window.layerlightBox.building,
+      over: !!window.layerlightBox.built || !document.getElementById("build-msg").hidden }));
     seen.push(s);
-    if (!s.building && seen.length > 1) break;
+    started = started || s.building;
+    if (!s.building && (started || s.over)) break;
     await page.waitForTimeout(40);
   }
   await page.waitForFunction(() => window.layerlightBox.built || !document.getElementById("build-msg").hidden, null, { timeout: 60000 });
@@ -192,6 +218,26 @@ try {
     result["downloaded_" + key] = to;
   }
   mark("downloaded");
+
+  // --- a change after the build: the deck waits for a new build; the set file is the set as it is ----
+  const keep = async (dir) => {
+    const [dl] = await Promise.all([page.waitForEvent("download"), page.click("#download-toml")]);
+    const to = path.join(outDir, dir, dl.suggestedFilename());
+    await dl.saveAs(to);
+    return to;
+  };
+  const builtState = async () => ({ play: await page.isDisabled("#play"), deck: await page.isDisabled("#download-deck"),
+    note: await text("#built-stale") });
+  const [sx, sy] = plan.stale_cell;
+  await choose(2);
+  await page.click(cell(0, "front", sx, sy));
+  await settled();
+  result.stale = { changed: await builtState(), toml: await keep("changed") };
+  await choose(1);
+  await page.click(cell(0, "front", sx, sy));   // painted back as it was
+  await settled();
+  result.stale.back = await builtState();
+  result.stale.back_toml = await keep("back");
 
   // --- play it: the device restarts with the deck; two players race a mission ------------------
   await page.click("#play");
@@ -295,10 +341,21 @@ try {
   await page.setInputFiles("#box-upload", { name: plan.refused.name, mimeType: "text/plain", buffer: Buffer.from(plan.refused.text) });
   await page.waitForFunction((n) => document.getElementById("box-file").value === n, plan.refused.name);
   await settled();
+  result.refused = { painting: await text("#levels-msg") };   // said before any build
   await page.click("#build");
-  await page.waitForFunction(() => !window.layerlightBox.building, null, { timeout: 60000 });
-  await page.waitForTimeout(200);
-  result.refused = { msg: await text("#build-msg") };
+  await page.waitForTimeout(300);
+  result.refused.msg = await text("#levels-msg");
+  result.refused.built = await page.evaluate(() => !document.getElementById("build-result").hidden);
+  // the deepest level the line asks for: the message goes, the deck builds
+  await page.fill("#max-level", String(plan.refused.max_level));
+  await settled();
+  result.refused.fixed = await text("#levels-msg");
+  await page.click("#build");
+  await page.waitForFunction(() => window.layerlightBox.built || !document.getElementById("build-msg").hidden, null, { timeout: 60000 });
+  result.refused.command = await text("#build-command");
+  const [dl] = await Promise.all([page.waitForEvent("download"), page.click("#download-deck")]);
+  result.refused.deck = path.join(outDir, "refused", dl.suggestedFilename());
+  await dl.saveAs(result.refused.deck);
   mark("done");
 } finally {
   await close(context);

@@ -149,6 +149,18 @@ def spread(order, per_level, accept):
     return picks
 
 
+def refusal(layer_set, max_level=5):
+    """Why build() would refuse the set before any work, in one line, or None: more stackings than
+    this builder takes on. (The web page's Your box says it as the set is painted.)"""
+    nl = len(layer_set.layers)
+    top = min(max_level, nl)
+    work = stackings.stacking_count(nl, top)
+    if work > MAX_STACKINGS:
+        return ("%d layers make %d stackings of %d layers, more than this builder takes on (%d); "
+                "use --max-level %d" % (nl, work, top, MAX_STACKINGS, top - 1))
+    return None
+
+
 def build(layer_set, per_level=60, max_level=5, progress=None):
     """The missions of a deck: for each level 2..max_level the set allows, up to per_level of them.
 
@@ -158,10 +170,9 @@ def build(layer_set, per_level=60, max_level=5, progress=None):
     n = layer_set.size
     nl = len(layer_set.layers)
     top = min(max_level, nl)
-    work = stackings.stacking_count(nl, top)
-    if work > MAX_STACKINGS:
-        raise BuildError("%d layers make %d stackings of %d layers, more than this builder takes on (%d); "
-                         "use --max-level %d" % (nl, work, top, MAX_STACKINGS, top - 1))
+    why = refusal(layer_set, max_level)
+    if why:
+        raise BuildError(why)
     total = sum(stackings.stacking_count(nl, k) for k in range(1, top + 1))
     done = [0]
 

@@ -315,18 +315,51 @@ def matrix_error(model, width, height):
     return cmd_cards.pattern_too_big(dims[0], width, height)
 
 
+DEFAULT_MAX_LEVEL = 5   # `cards build --max-level`'s default
+
+
+def _whole(value, what):
+    """A whole number the page sends, or None (the default); UserError if it is not one."""
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise UserError("%s must be a whole number" % what)
+    return value
+
+
+def build_check(body, kind, the_set, name):
+    """(per_level, max_level) of a build, or the UserError `cards build` stops with before any work
+    on them: --per-level or --max-level out of range, a set the builder does not take on."""
+    per_level = _whole(body.get("per_level"), "--per-level")
+    max_level = _whole(body.get("max_level"), "--max-level")
+    max_level = DEFAULT_MAX_LEVEL if max_level is None else max_level
+    per_level = cmd_cards.build_options(kind, per_level, max_level)
+    why = cmd_cards.build_refusal(kind, the_set, max_level, name)
+    if why:
+        raise UserError(why)
+    return per_level, max_level
+
+
 def check(body):
-    """POST /box/check {model, file, matrix}: the TOML, the set loader's message (and where it
-    belongs), each card's 8 orientations and mirror, the LED palette, the matrix's verdict."""
+    """POST /box/check {model, file, matrix, per_level, max_level}: the TOML, the set loader's
+    message (and where it belongs), else what `cards build` would refuse before any work (its
+    options, too many stackings: "where": {"part": "levels"}), each card's 8 orientations and
+    mirror, the LED palette, the matrix's verdict."""
     model = check_model(body.get("model"))
     name = file_name(body.get("file"))
     text = to_toml(model)
     out = {"toml": text, "file": name, "error": None, "views": views(model), "palette": led_palette(model)}
     try:
-        cmd_cards.load_set(name, text.encode())
+        kind, the_set = cmd_cards.load_set(name, text.encode())
     except UserError as e:
         out["error"] = str(e)
         out["where"] = where(str(e), model)
+    else:
+        try:
+            build_check(body, kind, the_set, name)
+        except UserError as e:
+            out["error"] = str(e)
+            out["where"] = {"part": "levels"}
     matrix = body.get("matrix")
     if isinstance(matrix, list) and len(matrix) == 2 and all(isinstance(v, int) for v in matrix):
         out["matrix_error"] = matrix_error(model, matrix[0], matrix[1])
@@ -404,13 +437,10 @@ class Builds:
             return dict(self.state)
 
     def start(self, body, run_in_thread=True):
-        """POST /box/build {model, file, per_level, matrix}: (HTTP status, answer)."""
+        """POST /box/build {model, file, per_level, max_level, matrix}: (HTTP status, answer)."""
         model = check_model(body.get("model"))
         name = file_name(body.get("file"))
         text = to_toml(model)
-        per_level = body.get("per_level")
-        if per_level is not None and (not isinstance(per_level, int) or isinstance(per_level, bool)):
-            return 400, {"error": "missions per level must be a whole number", "where": {"part": "build"}}
         matrix = body.get("matrix")
         if isinstance(matrix, list) and len(matrix) == 2 and all(isinstance(v, int) for v in matrix):
             bad = matrix_error(model, matrix[0], matrix[1])
@@ -418,14 +448,17 @@ class Builds:
                 return 400, {"error": "%s: %s" % (name, bad), "where": {"part": "size"}}
         try:
             kind, the_set = cmd_cards.load_set(name, text.encode())
-            per_level = cmd_cards.build_options(kind, per_level, 5)
         except UserError as e:
             return 400, {"error": str(e), "where": where(str(e), model)}
+        try:
+            per_level, max_level = build_check(body, kind, the_set, name)
+        except UserError as e:
+            return 400, {"error": str(e), "where": {"part": "levels"}}
         with self.lock:
             if self.state["state"] == "running":
                 return 409, {"error": BUSY, "where": {"part": "build"}}
             self.state = {"state": "running", "stage": "", "done": 0, "total": 0, "file": name}
-        args = (kind, the_set, per_level, name, text, model)
+        args = (kind, the_set, per_level, max_level, name, text, model)
         if run_in_thread:
             threading.Thread(target=self._run, args=args, daemon=True).start()
         else:
@@ -436,11 +469,11 @@ class Builds:
         with self.lock:
             self.state.update(stage=stage, done=done, total=total)
 
-    def _run(self, kind, the_set, per_level, name, text, model):
+    def _run(self, kind, the_set, per_level, max_level, name, text, model):
         try:
-            items = cmd_cards.build_items(kind, the_set, per_level, 5, self._progress, name)
+            items = cmd_cards.build_items(kind, the_set, per_level, max_level, self._progress, name)
             data = cmd_cards.pack_deck(kind, the_set, items)
-            result = summary(kind, the_set, items, data, name, per_level, model)
+            result = summary(kind, the_set, items, data, name, per_level, model, max_level)
             result["toml"] = text
         except UserError as e:
             with self.lock:
@@ -458,12 +491,14 @@ class Builds:
 SAMPLES = 2   # missions (challenges) shown of each level
 
 
-def summary(kind, the_set, items, data, name, per_level, model):
+def summary(kind, the_set, items, data, name, per_level, model, max_level=DEFAULT_MAX_LEVEL):
     """What the page shows of a built deck, and the deck itself (base64)."""
     stem = name[:-5] if name.endswith(".toml") else name
     deck_name = stem + ".deck"
     counts = cmd_cards.level_counts(kind, items)
     option = "" if per_level == (24 if kind == "otlo" else 60) else " --per-level %d" % per_level
+    if kind != "otlo" and max_level != DEFAULT_MAX_LEVEL:
+        option += " --max-level %d" % max_level
     out = {"kind": kind, "deck": base64.b64encode(data).decode(), "deck_file": deck_name, "bytes": len(data),
            "line": cmd_cards.build_summary(kind, items),
            "counts": [[k, v] for k, v in sorted(counts.items())],

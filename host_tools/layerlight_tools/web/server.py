@@ -171,6 +171,13 @@ def firmware_python():
     return sorted(out)
 
 
+def own_hosts(port):
+    """The Host names of this server's own page: 127.0.0.1 or localhost with the port, which a
+    browser leaves out (of the Host and the Origin) when it is HTTP's own, 80."""
+    own = ("127.0.0.1:%d" % port, "localhost:%d" % port)
+    return own + ("127.0.0.1", "localhost") if port == 80 else own
+
+
 class Handler(BaseHTTPRequestHandler):
     site = None       # set on the subclass made by make_server
     quiet = True
@@ -217,7 +224,7 @@ class Handler(BaseHTTPRequestHandler):
     def _foreign(self):
         """Refuse (403, True) a request that is not from this server's own page."""
         port = self.server.server_address[1]
-        own = ("127.0.0.1:%d" % port, "localhost:%d" % port)
+        own = own_hosts(port)
         host = self.headers.get("Host")
         origin = self.headers.get("Origin")
         if host not in own:

@@ -26,6 +26,7 @@ const box = {
   colour: 1,            // the colour painted: its index (1..), 0 = a hole
   stack: [],            // Layers: {card, o}; OTLO: {card, layer, side, rot, x, y}
   perLevel: "",
+  maxLevel: "",
   checked: null,        // the server's last answer to /box/check
   checkTimer: 0,
   checkSeq: 0,
@@ -33,6 +34,8 @@ const box = {
   built: null,          // the last deck built: {result, bytes}
   building: false,
   painting: null,       // {card, side, value} while a pointer is down on a grid
+  kept: null,           // the set file's text as opened or last downloaded: what is in a file
+  keptPending: false,   // the next check's TOML is that text (a set just opened)
 };
 
 // What tests read: the model, the last check, the built deck, the stack's picture.
@@ -83,7 +86,7 @@ function setCell(card, side, x, y, value) {
 function save() {
   try {
     localStorage.setItem(KEY, JSON.stringify({ model: box.model, file: box.file, stack: box.stack,
-      colour: box.colour, perLevel: box.perLevel }));
+      colour: box.colour, perLevel: box.perLevel, maxLevel: box.maxLevel, kept: box.kept }));
   } catch (e) {
     // a full or disabled storage: the page still works, the set is not kept across a reload
   }
@@ -94,7 +97,8 @@ function restore() {
     const kept = JSON.parse(localStorage.getItem(KEY) || "null");
     if (kept && kept.model && Array.isArray(kept.model.cards)) {
       Object.assign(box, { model: kept.model, file: kept.file || box.file, stack: kept.stack || [],
-        colour: kept.colour ?? 1, perLevel: kept.perLevel || "" });
+        colour: kept.colour ?? 1, perLevel: kept.perLevel || "", maxLevel: kept.maxLevel || "",
+        kept: kept.kept ?? null });
       return true;
     }
   } catch (e) {
@@ -138,14 +142,34 @@ function scheduleCheck() {
   box.checkTimer = setTimeout(() => check().catch(lost), CHECK_MS);
 }
 
+// The build's options as `cards build` takes them (null: its default; the server says what is wrong)
+function levels() {
+  const num = (text) => (text === "" ? null : Number(text));
+  return { per_level: num(box.perLevel), max_level: box.model.kind === "otlo" ? null : num(box.maxLevel) };
+}
+
 async function check() {
   const seq = ++box.checkSeq;
-  const { data } = await post("/box/check", { model: box.model, file: box.file, matrix: matrix() });
+  const { data } = await post("/box/check", { model: box.model, file: box.file, matrix: matrix(), ...levels() });
   if (seq !== box.checkSeq) return;
   box.checked = data;
   box.pendingCheck = false;
+  if (box.keptPending && data.toml) {
+    box.kept = data.toml;
+    box.keptPending = false;
+    save();
+  }
   showCheck();
   await drawStack();
+}
+
+// The check brought up to date now (before a download, a replace or playing the deck).
+async function flush() {
+  while (box.pendingCheck || !box.checked) {
+    clearTimeout(box.checkTimer);
+    box.pendingCheck = true;
+    await check();
+  }
 }
 
 // The server went away (the command stopped): say so where the set's messages go; the set is kept.
@@ -176,6 +200,7 @@ function showCheck() {
   for (const el of document.querySelectorAll(".card.has-error")) el.classList.remove("has-error");
   say("set-msg", "");
   say("colours-msg", "");
+  say("levels-msg", "");
   if (c.error) {
     const w = c.where || {};
     if (w.card !== undefined && $("card-msg-" + w.card)) {
@@ -189,6 +214,8 @@ function showCheck() {
       }
     } else if (w.part === "colours") {
       say("colours-msg", c.error);
+    } else if (w.part === "levels") {
+      say("levels-msg", c.error);
     } else {
       say("set-msg", c.error);
     }
@@ -196,6 +223,23 @@ function showCheck() {
   say("size-msg", c.matrix_error ? `${c.file}: ${c.matrix_error}` : "");
   $("toml").textContent = c.toml;
   (c.views || []).forEach((v, k) => drawOrientations(k, v));
+  showStale();
+}
+
+// A deck built from an earlier state of the set is not played nor downloaded as this set's:
+// the set file downloaded now would not give it. Painted back as it was, it is again.
+function isStale() {
+  const c = box.checked;
+  return !!box.built && !!c && (c.toml !== box.built.result.toml || c.file !== box.built.file);
+}
+
+function showStale() {
+  if (!box.built) return;
+  const stale = isStale();
+  $("play").disabled = stale;
+  $("download-deck").disabled = stale;
+  say("built-stale", stale ? `the set has changed since ${box.built.result.deck_file} was built: ` +
+    "build again to play it or download its deck" : "");
 }
 
 function showRefusal(data, fallback) {
@@ -203,6 +247,7 @@ function showRefusal(data, fallback) {
   if (w.card !== undefined && $("card-msg-" + w.card)) say("card-msg-" + w.card, data.error);
   else if (w.part === "size") say("size-msg", data.error);
   else if (w.part === "colours") say("colours-msg", data.error);
+  else if (w.part === "levels") say("levels-msg", data.error);
   else if (w.part === "set") say("set-msg", data.error);
   else say(fallback, data.error);
   if (w.card !== undefined || w.part === "set" || w.part === "colours") say("build-msg", data.error);
@@ -322,6 +367,8 @@ function renderBar() {
   if (/^#[0-9a-fA-F]{6}$/.test(bg)) $("box-background").value = bg.toLowerCase();
   $("per-level").placeholder = m.kind === "otlo" ? "24" : "60";
   $("per-level").value = box.perLevel;
+  $("max-level").value = box.maxLevel;
+  $("max-level-label").hidden = m.kind === "otlo";
   $("per-level").previousSibling.textContent = m.kind === "otlo" ? "Challenges per star level " : "Missions per level ";
 }
 
@@ -589,9 +636,25 @@ function openModel(model, file) {
   box.colour = 1;
   box.built = null;
   $("build-result").hidden = true;
+  $("box-kind").value = model.kind;
   say("build-msg", "");
   say("upload-msg", "");
-  changed();
+  // the set as opened is in a file (or blank): its text is the first check's
+  box.keptPending = true;
+  save();
+  render();
+  clearTimeout(box.checkTimer);
+  box.pendingCheck = true;
+  check().catch(lost);
+}
+
+// Another set opened here replaces the one painted: asked first when that one has changes
+// that are in no file (neither as it was opened nor as last downloaded). Cancel keeps it.
+async function replaceOk() {
+  await flush();
+  if (box.kept !== null && box.checked.toml === box.kept) return true;
+  return window.confirm(`${box.checked.file} has changes that are in no file yet: replace it anyway? ` +
+    '(Cancel keeps it; "Download the set" saves it.)');
 }
 
 async function openShipped() {
@@ -599,7 +662,7 @@ async function openShipped() {
   const r = await fetch("/box/shipped/" + encodeURIComponent(name));
   const data = await r.json();
   if (data.error) say("upload-msg", data.error);
-  else openModel(data.model, data.file);
+  else if (await replaceOk()) openModel(data.model, data.file);
 }
 
 async function upload(file) {
@@ -609,7 +672,7 @@ async function upload(file) {
   $("box-upload").value = "";
   // a refused file leaves the painted set as it is
   if (data.error) say("upload-msg", data.error);
-  else openModel(data.model, data.file);
+  else if (await replaceOk()) openModel(data.model, data.file);
 }
 
 // --- building and playing ---------------------------------------------------------------
@@ -619,8 +682,7 @@ async function build() {
   say("build-msg", "");
   say("size-msg", "");
   $("build-result").hidden = true;
-  const perLevel = box.perLevel === "" ? null : Number(box.perLevel);
-  const { status, data } = await post("/box/build", { model: box.model, file: box.file, per_level: perLevel, matrix: matrix() });
+  const { status, data } = await post("/box/build", { model: box.model, file: box.file, matrix: matrix(), ...levels() });
   if (status !== 202) {
     showRefusal(data, "build-msg");
     return;
@@ -640,7 +702,7 @@ async function build() {
         showProgress("", 0, 0);
       } else if (s.state === "done") {
         showProgress("done", 1, 1);
-        showBuilt(s.result);
+        showBuilt(s.result, s.file);
       }
       break;
     }
@@ -665,8 +727,8 @@ function b64bytes(text) {
   return out;
 }
 
-function showBuilt(result) {
-  box.built = { result, bytes: b64bytes(result.deck) };
+function showBuilt(result, file) {
+  box.built = { result, file, bytes: b64bytes(result.deck) };
   $("build-result").hidden = false;
   $("build-line").textContent = `${result.deck_file}: ${result.line}, ${result.bytes} bytes`;
   const t = $("build-counts");
@@ -703,6 +765,7 @@ function showBuilt(result) {
     fig.append(cv, cap);
     host.append(fig);
   }
+  showStale();   // painted on while it built
 }
 
 function download(name, bytes, type) {
@@ -716,8 +779,17 @@ function download(name, bytes, type) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
-function play() {
-  if (!box.built) return;
+async function downloadSet() {
+  await flush();
+  if (!box.checked.toml) return;
+  download(box.checked.file, box.checked.toml, "application/toml");
+  box.kept = box.checked.toml;
+  save();
+}
+
+async function play() {
+  await flush();
+  if (!box.built || isStale()) return;
   try {
     window.layerlight.useDeck(box.built.result.kind, box.built.bytes);
     say("build-msg", "");
@@ -784,9 +856,11 @@ function wire() {
     box.colour = Math.min(box.colour, box.model.colors.length);
     changed();
   });
-  $("box-new").addEventListener("click", () => {
+  $("box-new").addEventListener("click", async () => {
     const kind = $("box-kind").value;
-    openModel(newModel(kind, kind === "otlo" ? "2x2" : "6"), kind === "otlo" ? "my-tiles.toml" : "my-box.toml");
+    if (await replaceOk().catch(lost)) {
+      openModel(newModel(kind, kind === "otlo" ? "2x2" : "6"), kind === "otlo" ? "my-tiles.toml" : "my-box.toml");
+    }
   });
   $("box-open").addEventListener("click", () => openShipped().catch((e) => say("upload-msg", String(e))));
   $("box-upload").addEventListener("change", () => {
@@ -808,17 +882,18 @@ function wire() {
   });
   $("per-level").addEventListener("input", () => {
     box.perLevel = $("per-level").value;
-    save();
+    changed(false);
+  });
+  $("max-level").addEventListener("input", () => {
+    box.maxLevel = $("max-level").value;
+    changed(false);
   });
   $("build").addEventListener("click", () => build().catch((e) => say("build-msg", String(e))));
-  $("play").addEventListener("click", play);
-  $("download-toml").addEventListener("click", () => {
-    // after a build: the very text the deck was built from
-    const text = box.built ? box.built.result.toml : box.checked && box.checked.toml;
-    if (text) download(box.file, text, "application/toml");
-  });
+  $("play").addEventListener("click", () => play().catch(lost));
+  // the set as it is now (the deck built from it, when not stale, is what `cards build` makes of it)
+  $("download-toml").addEventListener("click", () => downloadSet().catch(lost));
   $("download-deck").addEventListener("click", () => {
-    if (box.built) download(box.built.result.deck_file, box.built.bytes, "application/octet-stream");
+    if (box.built && !isStale()) download(box.built.result.deck_file, box.built.bytes, "application/octet-stream");
   });
   // the device's matrix changes what fits: check again
   const size = $("size");
@@ -832,7 +907,10 @@ async function startBox() {
   ]);
   box.tables = tables;
   for (const s of shipped) $("box-shipped").add(new Option(`${s.name} (${s.file})`, s.file));
-  if (!restore()) box.model = newModel("layers", "6");
+  if (!restore()) {
+    box.model = newModel("layers", "6");
+    box.keptPending = true;   // a blank set: nothing to lose yet
+  }
   $("box-kind").value = box.model.kind;
   wire();
   render();
