@@ -42,6 +42,10 @@ CONTROL_BUTTON = 24.0  # Sanwa OBSF-24: 24 mm mounting hole
 PICO = (21.0, 51.0, 1.0)
 PICO_ROWS = 17.78
 PICO_HEADER = (2.54, 50.8, 8.5)
+# The builder's wires go onto the header pins with female jumper leads: a 2.54 mm crimp housing
+# is about 14 mm long, and the wire leaving it needs a few mm to bend away.
+JUMPER_HOUSING = 14.0
+WIRE_BEND = 5.0
 MICRO_USB = (8.0, 5.5, 3.0)    # the receptacle: width, depth, height above the board
 # Makers Making Change, OpenAT design guide, "USB Connector": a cable's overmould (the
 # keep-out) is 12 x 8 mm for micro USB and 12 x 6 mm for USB-C, and stops 1.9 mm (micro USB)
@@ -50,6 +54,7 @@ MICRO_USB = (8.0, 5.5, 3.0)    # the receptacle: width, depth, height above the 
 MICRO_USB_PLUG = (12.0, 8.0, 1.9)
 USB_C_PLUG = (12.35, 6.5, 2.0)
 USB_C = (8.94, 7.35, 3.26)     # the receptacle: width, depth, height
+DIFFUSER_T = 3.0               # the BOM's 3 mm opal acrylic
 BREAKOUT = (15.3, 19.3, 1.6)   # Adafruit 4090, as the .scad's `breakout`
 PERFBOARD = (70.0, 50.0, 1.6)  # 5 x 7 cm FR-4
 PERF_PARTS = 15.0              # the tallest part on it (the DIP socket, terminal blocks)
@@ -179,12 +184,18 @@ def button_bodies(layout):
 
 
 def pico(layout):
-    """A Pico H where the .scad puts it: board, headers, receptacle, and the micro-USB cable."""
+    """A Pico H where the .scad puts it: board, headers with jumper leads on them, receptacle, and
+    the micro-USB cable."""
     x, y, z = layout["pico"]
     w, l, t = PICO
     board = centred_box([x, y, z + t / 2], PICO)
     headers = [box([x + sx * PICO_ROWS / 2 - PICO_HEADER[0] / 2, y - PICO_HEADER[1] / 2, z - PICO_HEADER[2]],
                    [x + sx * PICO_ROWS / 2 + PICO_HEADER[0] / 2, y + PICO_HEADER[1] / 2, z]) for sx in (-1, 1)]
+    # the jumper leads on every pin, and the room their wires bend away in
+    below = z - PICO_HEADER[2]
+    headers += [box([x + sx * PICO_ROWS / 2 - PICO_HEADER[0] / 2, y - PICO_HEADER[1] / 2,
+                     below - JUMPER_HOUSING - WIRE_BEND],
+                    [x + sx * PICO_ROWS / 2 + PICO_HEADER[0] / 2, y + PICO_HEADER[1] / 2, below]) for sx in (-1, 1)]
     mouth = y - l / 2 - 1.3
     rw, rd, rh = MICRO_USB
     receptacle = box([x - rw / 2, mouth, z + t], [x + rw / 2, mouth + rd, z + t + rh])
@@ -238,6 +249,20 @@ def test_the_lid_closes_on_the_base(parts):
     assert overlap(base, closed.copy().apply_translation([1.0, 0, 0])) > 10.0, "no lip locates the lid"
 
 
+def test_the_diffuser_sits_in_the_lid_on_the_grid(parts):
+    """The 3 mm opal sheet (the BOM's) fits the lid's rebate, the lid's ledge holds it, and it
+    rests on the light grid: a gap between them would let each LED light its neighbours' cells."""
+    lid, layout = parts["lid16"]
+    width, thick = layout["diffuser"]
+    assert thick == DIFFUSER_T and width >= layout["panel"]
+    closed = lid.copy().apply_translation([0, 0, layout["lid_z"]])
+    sheet = centred_box([0, 0, layout["lid_z"] + thick / 2], [width, width, thick])
+    assert overlap(closed, sheet) < 0.01, "the diffuser does not fit the lid's rebate"
+    assert overlap(closed, sheet.copy().apply_translation([0, 0, 0.3])) > 0, "nothing in the lid holds the diffuser"
+    assert layout["grid_top"] == pytest.approx(layout["lid_z"], abs=0.05), \
+        "%.1f mm between the grid and the diffuser" % (layout["lid_z"] - layout["grid_top"])
+
+
 def test_button_holes_are_the_datasheet_size_plus_the_tolerance(parts):
     lid, layout = parts["lid16"]
     tol = layout["tolerance"]
@@ -257,7 +282,7 @@ def test_button_holes_are_the_datasheet_size_plus_the_tolerance(parts):
 def test_the_pico_h_has_a_place_and_its_usb_cable_a_way_in(parts, name):
     base, layout = parts[name]
     board, cable = pico(layout)
-    assert overlap(base, *board) < 0.01, "the Pico H (board, headers, receptacle) runs into the box"
+    assert overlap(base, *board) < 0.01, "the Pico H (board, headers and their jumper leads, receptacle) runs into the box"
     assert overlap(base, *cable) < 0.01, "the micro-USB cable's plug does not get through the front wall"
     assert overlap(base, *moved(board[:1], [0, 0, -0.3])) > 0, "nothing holds the Pico up"
     bodies = button_bodies(layout)

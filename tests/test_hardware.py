@@ -232,7 +232,7 @@ def test_enclosure_model_and_preview():
         assert module in scad
     for param in ("cells = 16;", "pitch = 10;", "player_hole", "control_hole", 'part = "assembly";'):
         assert param in scad
-    for picture in ("preview.png", "inside.png"):
+    for picture in ("preview.png", "inside.png", "inside-32x32.png"):
         with open(os.path.join(HW, "enclosure", picture), "rb") as f:
             assert f.read(8) == b"\x89PNG\r\n\x1a\n", picture
     with open(os.path.join(REPO, "Makefile"), encoding="utf-8") as f:
