@@ -220,6 +220,7 @@ hardware: $(STAMP) $(OPENSCAD)
 	xvfb-run -a openscad -o hardware/enclosure/inside-32x32.png --imgsize=1200,900 -D 'part="inside"' \
 		-D cells=32 -D label_turn=180 --camera=0,20,0,40,0,160,1150 --colorscheme=Tomorrow \
 		hardware/enclosure/layerlight.scad
+	cd hardware/enclosure && sha256sum layerlight.scad > pictures.sha256
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .hypothesis build dist

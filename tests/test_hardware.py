@@ -240,6 +240,17 @@ def test_enclosure_model_and_preview():
     assert re.search(r"^hardware:", make, re.M) and "openscad" in make and ".PHONY: hardware" in make
 
 
+def test_the_enclosure_pictures_are_of_todays_model():
+    """`make hardware` notes the .scad it rendered the pictures from: a model changed since
+    then has pictures that show another box."""
+    import hashlib
+    with open(os.path.join(HW, "enclosure", "layerlight.scad"), "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    with open(os.path.join(HW, "enclosure", "pictures.sha256"), encoding="utf-8") as f:
+        rendered = f.read().split()[0]
+    assert rendered == digest, "enclosure/*.png are older than layerlight.scad: run `make hardware`"
+
+
 def test_assembly_guide_covers_the_pitfalls():
     guide = read("ASSEMBLY.md").lower()
     for topic in ("level shifting", "74ahct125", "1000 uf", "330 ohm", "pixel 0", "serpentine",
