@@ -62,6 +62,7 @@ PERF_TAILS = 2.5               # leads and solder joints under it
 DC_JACK = 8.0                  # the BOM's panel-mount 5.5 x 2.1 mm jack: M8 thread
 FUSE_HOLDER = 12.0             # the BOM's panel-mount 5 x 20 mm fuse holder: M12 thread
 BUTTON_BODY = 6.0              # a button's housing and microswitch beyond its hole, across
+BUTTON_DEPTH = 48.0            # and under its panel, with the crimped wires on its microswitch
 
 
 # --- rendering ------------------------------------------------------------------------------------
@@ -175,7 +176,7 @@ def hole_diameters(mesh, origin, normal, centres, radius):
 def button_bodies(layout):
     """What the buttons take inside the box: under each player hole down to the floor (the
     microswitch, the crimped wires on its tabs, and a hand to reach them), behind A and B."""
-    top, depth, inner = layout["height"], layout["button_depth"], layout["inner"]
+    top, depth, inner = layout["height"], BUTTON_DEPTH, layout["inner"]
     bodies = [cylinder(layout["player_hole"] + BUTTON_BODY, [x, y, 0], [x, y, top])
               for x, y in layout["player_holes"]]
     bodies += [cylinder(layout["control_hole"] + BUTTON_BODY, [x, -inner, z], [x, -inner + depth, z])
@@ -276,6 +277,29 @@ def test_button_holes_are_the_datasheet_size_plus_the_tolerance(parts):
     measured = hole_diameters(base, [0, wall_y, 0], [0, 1, 0], layout["control_holes"], CONTROL_BUTTON / 2 + 2)
     for d in measured:
         assert d == pytest.approx(CONTROL_BUTTON + tol, abs=0.05), "A/B button hole %.2f mm" % d
+
+
+def matrix_stack(layout):
+    """The panel on its bed and the light grid on it, up to the closed lid."""
+    half = layout["panel"] / 2
+    return box([-half, -half, layout["bed_z"]], [half, half, layout["grid_top"]])
+
+
+@pytest.mark.parametrize("name", ["base8", "base16", "base32"])
+def test_every_button_has_room_for_its_microswitch(parts, name):
+    """Under the lid each player button, behind the front wall A and B: the housing and the
+    microswitch with its crimped wires (BUTTON_DEPTH) meet neither the box nor the matrix."""
+    base, layout = parts[name]
+    inner, lid_z = layout["inner"], layout["lid_z"]
+    for x, y in layout["player_holes"]:
+        body = cylinder(layout["player_hole"] + BUTTON_BODY, [x, y, lid_z - BUTTON_DEPTH], [x, y, lid_z - 0.01])
+        assert overlap(base, body) < 0.01, "the button at %s runs into the box" % ((x, y),)
+        assert overlap(matrix_stack(layout), body) < 0.01, "the button at %s runs into the matrix" % ((x, y),)
+    for x, z in layout["control_holes"]:
+        # from the wall's inside face (the hole in the wall is the button's own)
+        body = cylinder(layout["control_hole"] + BUTTON_BODY, [x, -inner + 0.01, z], [x, -inner + BUTTON_DEPTH, z])
+        assert overlap(base, body) < 0.01, "the A/B button at x=%g runs into the box (the bed's wall?)" % x
+        assert overlap(matrix_stack(layout), body) < 0.01, "the A/B button at x=%g runs into the matrix" % x
 
 
 @pytest.mark.parametrize("name", ["base8", "base16", "base32"])

@@ -44,6 +44,7 @@ fit = 0.3;              // gap around a board in its pocket, and between lid and
 player_button = 30;     // Sanwa OBSF-30 (BOM): 30 mm mounting hole (Sanwa's drawing)
 control_button = 24;    // Sanwa OBSF-24 (BOM): 24 mm mounting hole (Sanwa's drawing)
 button_depth = 48;      // what a button with its microswitch takes under its panel
+button_body = 6;        // and how much wider than its hole, across (housing, microswitch, crimps)
 control_gap = min(80, cells * pitch / 2);  // distance between A and B in the front wall
 /* [Raspberry Pi Pico H] */
 // Raspberry Pi Pico datasheet, "Mechanical specification": 51 x 21 x 1 mm, mounting
@@ -93,7 +94,9 @@ bed = panel / 2 + 2;                                     // half the bed's outsi
 screw_at = inner - post_d / 2 + 1;                       // the lid's screw posts, 1 mm into the walls
 player_hole = player_button + tolerance;
 control_hole = control_button + tolerance;
-control_z = floor_t + inside_h / 2;
+// A and B go 48 mm in from the front wall, through the matrix's bed: below the panel, with a
+// tunnel through the bed's wall around each
+control_z = bed_z - (control_hole + button_body) / 2 - 4;   // a 3.7 mm lintel over each tunnel
 // the Pico: in P4's border towards P1, clear of P4's button, its micro-USB at the front wall
 pico_x = (bed + screw_at - post_d / 2) / 2;
 pico_mouth = -inner + usb_plug_gap;                     // y of the receptacle's mouth
@@ -127,7 +130,7 @@ echo(layout_pico = [pico_x, pico_y, pico_z], layout_pico_usb = [pico_x, pico_mou
 echo(layout_breakout = [breakout_x, breakout_y, floor_t + breakout_z],
      layout_breakout_usb = [breakout_x, inner - usb_plug_gap, breakout_usb_z]);
 echo(layout_perfboard = [0, 0, floor_t + perf_ledge]);
-echo(layout_panel = panel, layout_grid_top = bed_z + panel_t + grid_h, layout_diffuser = [diffuser_w, diffuser_t]);
+echo(layout_panel = panel, layout_bed_z = bed_z, layout_grid_top = bed_z + panel_t + grid_h, layout_diffuser = [diffuser_w, diffuser_t]);
 echo(layout_dc_jack = dc_jack_xz, layout_dc_jack_hole = dc_jack_hole + tolerance,
      layout_fuse = fuse_xz, layout_fuse_hole = fuse_hole + tolerance);
 
@@ -202,6 +205,9 @@ module base() {
                 // doors for the wires under the bed
                 for (a = [0, 90, 180, 270]) rotate(a)
                     translate([0, panel / 2, floor_t + 14]) cube([60, 20, 28], center = true);
+                // tunnels for A's and B's microswitches through its front wall
+                for (sx = [-1, 1]) translate([sx * control_gap / 2, -bed - 1, control_z]) rotate([-90, 0, 0])
+                    cylinder(d = control_hole + button_body + 2 * fit, h = button_depth - (inner - bed) + 2);
             }
             pico_posts();
             perfboard_cradle();
