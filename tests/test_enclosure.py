@@ -286,6 +286,35 @@ def matrix_stack(layout):
 
 
 @pytest.mark.parametrize("name", ["base8", "base16", "base32"])
+def test_the_panel_and_the_grid_are_held_under_the_window(parts, name):
+    """The panel on its bed and the grid on the panel fit, and a rim keeps them from sliding:
+    an LED that slides under its neighbour's cell lights the wrong square."""
+    base, layout = parts[name]
+    stack = matrix_stack(layout)
+    assert overlap(base, stack) < 0.01, "the panel or the grid runs into the box"
+    assert overlap(base, stack.copy().apply_translation([0, 0, -0.3])) > 0, "nothing holds the panel up"
+    for offset in ([0.6, 0, 0], [-0.6, 0, 0], [0, 0.6, 0], [0, -0.6, 0]):
+        assert overlap(base, stack.copy().apply_translation(offset)) > 0, "nothing keeps the panel from sliding %s" % offset
+
+
+@pytest.mark.parametrize("name", ["base8", "base16", "base32"])
+def test_the_din_corner_is_marked_where_a_builder_sees_it(parts, name):
+    """ASSEMBLY.md: "put the panel's DIN corner there (the bed of the enclosure marks it)". The
+    mark is top-left as seen from P1 (the firmware's default origin), inside the bed, and really
+    cut into the print: the section just under the floor's top has the letters' outlines there."""
+    base, layout = parts[name]
+    x, y = layout["din_mark"]
+    half = layout["panel"] / 2
+    assert x < 0 < y, "the DIN mark is not in the top-left corner as seen from P1"
+    segments = trimesh.intersections.mesh_plane(base, plane_normal=[0, 0, 1],
+                                                plane_origin=[0, 0, layout["floor_t"] - 0.3])
+    v = np.unique(np.round(segments.reshape(-1, 3), 4), axis=0)
+    near = v[(abs(v[:, 0] - x) < 12) & (abs(v[:, 1] - y) < 5)]
+    assert len(near) > 20, "no DIN mark cut into the floor at %s" % ((x, y),)
+    assert abs(x) + 12 <= half - 4 and abs(y) + 5 <= half - 4, "the mark is under the bed's wall"
+
+
+@pytest.mark.parametrize("name", ["base8", "base16", "base32"])
 def test_every_button_has_room_for_its_microswitch(parts, name):
     """Under the lid each player button, behind the front wall A and B: the housing and the
     microswitch with its crimped wires (BUTTON_DEPTH) meet neither the box nor the matrix."""

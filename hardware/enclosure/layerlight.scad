@@ -107,6 +107,7 @@ pico_usb_z = pico_z + 1 + 1.5;                          // the receptacle's midd
 breakout_x = outer / 4;
 breakout_y = inner - usb_plug_gap - breakout[1] / 2;
 breakout_usb_z = floor_t + breakout_z + breakout[2] + 1.6;
+din_mark = [-panel / 2 + 20, panel / 2 - 9];            // inside the bed's walls, clear of the perfboard
 // the 32x32's jack and fuse, in the back wall
 dc_jack_xz = [outer / 4 - 15, floor_t + 20];
 fuse_xz = [outer / 4 + 15, floor_t + 20];
@@ -130,6 +131,7 @@ echo(layout_pico = [pico_x, pico_y, pico_z], layout_pico_usb = [pico_x, pico_mou
 echo(layout_breakout = [breakout_x, breakout_y, floor_t + breakout_z],
      layout_breakout_usb = [breakout_x, inner - usb_plug_gap, breakout_usb_z]);
 echo(layout_perfboard = [0, 0, floor_t + perf_ledge]);
+echo(layout_din_mark = din_mark, layout_floor_t = floor_t);
 echo(layout_panel = panel, layout_bed_z = bed_z, layout_grid_top = bed_z + panel_t + grid_h, layout_diffuser = [diffuser_w, diffuser_t]);
 echo(layout_dc_jack = dc_jack_xz, layout_dc_jack_hole = dc_jack_hole + tolerance,
      layout_fuse = fuse_xz, layout_fuse_hole = fuse_hole + tolerance);
@@ -209,6 +211,12 @@ module base() {
                 for (sx = [-1, 1]) translate([sx * control_gap / 2, -bed - 1, control_z]) rotate([-90, 0, 0])
                     cylinder(d = control_hole + button_body + 2 * fit, h = button_depth - (inner - bed) + 2);
             }
+            // a rim around the panel and the grid on it, up to the lid: they cannot slide out
+            // from under the window, and each LED stays under its own cell of the grid
+            translate([0, 0, bed_z]) difference() {
+                linear_extrude(lid_z - bed_z) square(2 * bed, center = true);
+                translate([0, 0, -1]) linear_extrude(lid_z - bed_z + 2) square(panel + 2 * fit, center = true);
+            }
             pico_posts();
             perfboard_cradle();
             if (!dc_in) breakout_pedestal();
@@ -230,9 +238,10 @@ module base() {
         // piezo grille in the floor, under P4's border
         translate([panel / 2 + border / 2 + 2, 30, -1])
             for (i = [-1, 0, 1], j = [-1, 0, 1]) translate([i * 4, j * 4, 0]) cylinder(d = 2, h = floor_t + 2);
-        // which corner the matrix's DIN goes to: top-left as seen from P1
-        translate([-panel / 2 + 6, panel / 2 - 12, bed_z - 0.6])
-            linear_extrude(1) text("DIN", size = 5, halign = "left");
+        // which corner the matrix's DIN goes to: top-left as seen from P1, engraved in the floor
+        // inside the bed, near that corner (the bed's walls are hollow there)
+        translate([din_mark[0], din_mark[1], floor_t - 0.6])
+            linear_extrude(1) text("DIN", size = 5, halign = "center", valign = "center");
     }
 }
 
@@ -351,6 +360,7 @@ module inside() {
     if (!dc_in) breakout_model();
     label("Pico H", [pico_x, pico_y, pico_z + 2], 30);
     label("perfboard", [0, 0, floor_t + perf_ledge + 2], 30);
+    label("DIN here", [din_mark[0], din_mark[1], floor_t], 62);
     if (!dc_in) label("USB-C in", [breakout_x, breakout_y, floor_t + breakout_z + 2], 30);
     else {
         label("DC jack", [dc_jack_xz[0], outer / 2, dc_jack_xz[1]], 55);
