@@ -102,7 +102,7 @@ def test_bom_parses_and_each_variant_is_complete():
                 leds += r["quantity"] * int(m.group(1))
         assert leds == int(w) * int(h), variant
         parts = " ".join(r["part"] for r in mine)
-        for needed in ("Pico", "74AHCT125", "330 ohm", "1000 uF", "Schottky", "piezo", "supply"):
+        for needed in ("Pico", "74AHCT125", "330 ohm", "1000 uF", "Schottky", "piezo", "supply", "jumper leads"):
             assert needed in parts, (variant, needed)
         buttons = sum(r["quantity"] for r in mine if "arcade button" in r["part"])
         assert buttons == len(boards.BUTTON_NAMES)
