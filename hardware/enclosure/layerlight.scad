@@ -4,8 +4,9 @@
 // grid and an opal diffuser in the lid; each player's 30 mm button sits in
 // the middle of the border in front of their seat (P1 front, P2 left, P3
 // back, P4 right, as the firmware's screens face them); A and B are 24 mm
-// buttons in the front wall. Inside: the Pico H on posts in P4's border, high enough for jumper leads on its headers
-// (its micro-USB plug through the front wall), the perfboard in a cradle
+// buttons in the front wall, below the matrix's bed. Inside: the Pico H on
+// posts in P4's border, high enough for jumper leads on its headers (its
+// micro-USB plug through the front wall), the perfboard in a cradle
 // under the matrix's bed, the USB-C power breakout in a pocket at the back
 // wall (8x8, 16x16) or the DC jack and the fuse holder in the back wall
 // (32x32). The piezo speaks through the floor.
