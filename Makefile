@@ -216,7 +216,11 @@ hardware: $(STAMP) $(OPENSCAD)
 	xvfb-run -a openscad -o hardware/enclosure/preview.png --imgsize=1200,900 \
 		--camera=0,-40,20,55,0,25,700 --colorscheme=Tomorrow hardware/enclosure/layerlight.scad
 	xvfb-run -a openscad -o hardware/enclosure/inside.png --imgsize=1200,900 -D 'part="inside"' \
-		--camera=10,-10,0,38,0,30,760 --colorscheme=Tomorrow hardware/enclosure/layerlight.scad
+		--camera=25,-10,0,22,0,-20,760 --colorscheme=Tomorrow hardware/enclosure/layerlight.scad
+	xvfb-run -a openscad -o hardware/enclosure/inside-32x32.png --imgsize=1200,900 -D 'part="inside"' \
+		-D cells=32 -D label_turn=180 --camera=0,20,0,40,0,160,1150 --colorscheme=Tomorrow \
+		hardware/enclosure/layerlight.scad
+	cd hardware/enclosure && sha256sum layerlight.scad > pictures.sha256
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .hypothesis build dist

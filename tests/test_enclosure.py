@@ -42,6 +42,10 @@ CONTROL_BUTTON = 24.0  # Sanwa OBSF-24: 24 mm mounting hole
 PICO = (21.0, 51.0, 1.0)
 PICO_ROWS = 17.78
 PICO_HEADER = (2.54, 50.8, 8.5)
+# The builder's wires go onto the header pins with female jumper leads: a 2.54 mm crimp housing
+# is about 14 mm long, and the wire leaving it needs a few mm to bend away.
+JUMPER_HOUSING = 14.0
+WIRE_BEND = 5.0
 MICRO_USB = (8.0, 5.5, 3.0)    # the receptacle: width, depth, height above the board
 # Makers Making Change, OpenAT design guide, "USB Connector": a cable's overmould (the
 # keep-out) is 12 x 8 mm for micro USB and 12 x 6 mm for USB-C, and stops 1.9 mm (micro USB)
@@ -50,6 +54,7 @@ MICRO_USB = (8.0, 5.5, 3.0)    # the receptacle: width, depth, height above the 
 MICRO_USB_PLUG = (12.0, 8.0, 1.9)
 USB_C_PLUG = (12.35, 6.5, 2.0)
 USB_C = (8.94, 7.35, 3.26)     # the receptacle: width, depth, height
+DIFFUSER_T = 3.0               # the BOM's 3 mm opal acrylic
 BREAKOUT = (15.3, 19.3, 1.6)   # Adafruit 4090, as the .scad's `breakout`
 PERFBOARD = (70.0, 50.0, 1.6)  # 5 x 7 cm FR-4
 PERF_PARTS = 15.0              # the tallest part on it (the DIP socket, terminal blocks)
@@ -57,6 +62,7 @@ PERF_TAILS = 2.5               # leads and solder joints under it
 DC_JACK = 8.0                  # the BOM's panel-mount 5.5 x 2.1 mm jack: M8 thread
 FUSE_HOLDER = 12.0             # the BOM's panel-mount 5 x 20 mm fuse holder: M12 thread
 BUTTON_BODY = 6.0              # a button's housing and microswitch beyond its hole, across
+BUTTON_DEPTH = 48.0            # and under its panel, with the crimped wires on its microswitch
 
 
 # --- rendering ------------------------------------------------------------------------------------
@@ -170,7 +176,7 @@ def hole_diameters(mesh, origin, normal, centres, radius):
 def button_bodies(layout):
     """What the buttons take inside the box: under each player hole down to the floor (the
     microswitch, the crimped wires on its tabs, and a hand to reach them), behind A and B."""
-    top, depth, inner = layout["height"], layout["button_depth"], layout["inner"]
+    top, depth, inner = layout["height"], BUTTON_DEPTH, layout["inner"]
     bodies = [cylinder(layout["player_hole"] + BUTTON_BODY, [x, y, 0], [x, y, top])
               for x, y in layout["player_holes"]]
     bodies += [cylinder(layout["control_hole"] + BUTTON_BODY, [x, -inner, z], [x, -inner + depth, z])
@@ -179,12 +185,18 @@ def button_bodies(layout):
 
 
 def pico(layout):
-    """A Pico H where the .scad puts it: board, headers, receptacle, and the micro-USB cable."""
+    """A Pico H where the .scad puts it: board, headers with jumper leads on them, receptacle, and
+    the micro-USB cable."""
     x, y, z = layout["pico"]
     w, l, t = PICO
     board = centred_box([x, y, z + t / 2], PICO)
     headers = [box([x + sx * PICO_ROWS / 2 - PICO_HEADER[0] / 2, y - PICO_HEADER[1] / 2, z - PICO_HEADER[2]],
                    [x + sx * PICO_ROWS / 2 + PICO_HEADER[0] / 2, y + PICO_HEADER[1] / 2, z]) for sx in (-1, 1)]
+    # the jumper leads on every pin, and the room their wires bend away in
+    below = z - PICO_HEADER[2]
+    headers += [box([x + sx * PICO_ROWS / 2 - PICO_HEADER[0] / 2, y - PICO_HEADER[1] / 2,
+                     below - JUMPER_HOUSING - WIRE_BEND],
+                    [x + sx * PICO_ROWS / 2 + PICO_HEADER[0] / 2, y + PICO_HEADER[1] / 2, below]) for sx in (-1, 1)]
     mouth = y - l / 2 - 1.3
     rw, rd, rh = MICRO_USB
     receptacle = box([x - rw / 2, mouth, z + t], [x + rw / 2, mouth + rd, z + t + rh])
@@ -238,6 +250,20 @@ def test_the_lid_closes_on_the_base(parts):
     assert overlap(base, closed.copy().apply_translation([1.0, 0, 0])) > 10.0, "no lip locates the lid"
 
 
+def test_the_diffuser_sits_in_the_lid_on_the_grid(parts):
+    """The 3 mm opal sheet (the BOM's) fits the lid's rebate, the lid's ledge holds it, and it
+    rests on the light grid: a gap between them would let each LED light its neighbours' cells."""
+    lid, layout = parts["lid16"]
+    width, thick = layout["diffuser"]
+    assert thick == DIFFUSER_T and width >= layout["panel"]
+    closed = lid.copy().apply_translation([0, 0, layout["lid_z"]])
+    sheet = centred_box([0, 0, layout["lid_z"] + thick / 2], [width, width, thick])
+    assert overlap(closed, sheet) < 0.01, "the diffuser does not fit the lid's rebate"
+    assert overlap(closed, sheet.copy().apply_translation([0, 0, 0.3])) > 0, "nothing in the lid holds the diffuser"
+    assert layout["grid_top"] == pytest.approx(layout["lid_z"], abs=0.05), \
+        "%.1f mm between the grid and the diffuser" % (layout["lid_z"] - layout["grid_top"])
+
+
 def test_button_holes_are_the_datasheet_size_plus_the_tolerance(parts):
     lid, layout = parts["lid16"]
     tol = layout["tolerance"]
@@ -253,11 +279,63 @@ def test_button_holes_are_the_datasheet_size_plus_the_tolerance(parts):
         assert d == pytest.approx(CONTROL_BUTTON + tol, abs=0.05), "A/B button hole %.2f mm" % d
 
 
+def matrix_stack(layout):
+    """The panel on its bed and the light grid on it, up to the closed lid."""
+    half = layout["panel"] / 2
+    return box([-half, -half, layout["bed_z"]], [half, half, layout["grid_top"]])
+
+
+@pytest.mark.parametrize("name", ["base8", "base16", "base32"])
+def test_the_panel_and_the_grid_are_held_under_the_window(parts, name):
+    """The panel on its bed and the grid on the panel fit, and a rim keeps them from sliding:
+    an LED that slides under its neighbour's cell lights the wrong square."""
+    base, layout = parts[name]
+    stack = matrix_stack(layout)
+    assert overlap(base, stack) < 0.01, "the panel or the grid runs into the box"
+    assert overlap(base, stack.copy().apply_translation([0, 0, -0.3])) > 0, "nothing holds the panel up"
+    for offset in ([0.6, 0, 0], [-0.6, 0, 0], [0, 0.6, 0], [0, -0.6, 0]):
+        assert overlap(base, stack.copy().apply_translation(offset)) > 0, "nothing keeps the panel from sliding %s" % offset
+
+
+@pytest.mark.parametrize("name", ["base8", "base16", "base32"])
+def test_the_din_corner_is_marked_where_a_builder_sees_it(parts, name):
+    """ASSEMBLY.md: "put the panel's DIN corner there (the bed of the enclosure marks it)". The
+    mark is top-left as seen from P1 (the firmware's default origin), inside the bed, and really
+    cut into the print: the section just under the floor's top has the letters' outlines there."""
+    base, layout = parts[name]
+    x, y = layout["din_mark"]
+    half = layout["panel"] / 2
+    assert x < 0 < y, "the DIN mark is not in the top-left corner as seen from P1"
+    segments = trimesh.intersections.mesh_plane(base, plane_normal=[0, 0, 1],
+                                                plane_origin=[0, 0, layout["floor_t"] - 0.3])
+    v = np.unique(np.round(segments.reshape(-1, 3), 4), axis=0)
+    near = v[(abs(v[:, 0] - x) < 12) & (abs(v[:, 1] - y) < 5)]
+    assert len(near) > 20, "no DIN mark cut into the floor at %s" % ((x, y),)
+    assert abs(x) + 12 <= half - 4 and abs(y) + 5 <= half - 4, "the mark is under the bed's wall"
+
+
+@pytest.mark.parametrize("name", ["base8", "base16", "base32"])
+def test_every_button_has_room_for_its_microswitch(parts, name):
+    """Under the lid each player button, behind the front wall A and B: the housing and the
+    microswitch with its crimped wires (BUTTON_DEPTH) meet neither the box nor the matrix."""
+    base, layout = parts[name]
+    inner, lid_z = layout["inner"], layout["lid_z"]
+    for x, y in layout["player_holes"]:
+        body = cylinder(layout["player_hole"] + BUTTON_BODY, [x, y, lid_z - BUTTON_DEPTH], [x, y, lid_z - 0.01])
+        assert overlap(base, body) < 0.01, "the button at %s runs into the box" % ((x, y),)
+        assert overlap(matrix_stack(layout), body) < 0.01, "the button at %s runs into the matrix" % ((x, y),)
+    for x, z in layout["control_holes"]:
+        # from the wall's inside face (the hole in the wall is the button's own)
+        body = cylinder(layout["control_hole"] + BUTTON_BODY, [x, -inner + 0.01, z], [x, -inner + BUTTON_DEPTH, z])
+        assert overlap(base, body) < 0.01, "the A/B button at x=%g runs into the box (the bed's wall?)" % x
+        assert overlap(matrix_stack(layout), body) < 0.01, "the A/B button at x=%g runs into the matrix" % x
+
+
 @pytest.mark.parametrize("name", ["base8", "base16", "base32"])
 def test_the_pico_h_has_a_place_and_its_usb_cable_a_way_in(parts, name):
     base, layout = parts[name]
     board, cable = pico(layout)
-    assert overlap(base, *board) < 0.01, "the Pico H (board, headers, receptacle) runs into the box"
+    assert overlap(base, *board) < 0.01, "the Pico H (board, headers and their jumper leads, receptacle) runs into the box"
     assert overlap(base, *cable) < 0.01, "the micro-USB cable's plug does not get through the front wall"
     assert overlap(base, *moved(board[:1], [0, 0, -0.3])) > 0, "nothing holds the Pico up"
     bodies = button_bodies(layout)

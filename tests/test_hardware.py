@@ -102,7 +102,7 @@ def test_bom_parses_and_each_variant_is_complete():
                 leds += r["quantity"] * int(m.group(1))
         assert leds == int(w) * int(h), variant
         parts = " ".join(r["part"] for r in mine)
-        for needed in ("Pico", "74AHCT125", "330 ohm", "1000 uF", "Schottky", "piezo", "supply"):
+        for needed in ("Pico", "74AHCT125", "330 ohm", "1000 uF", "Schottky", "piezo", "supply", "jumper leads"):
             assert needed in parts, (variant, needed)
         buttons = sum(r["quantity"] for r in mine if "arcade button" in r["part"])
         assert buttons == len(boards.BUTTON_NAMES)
@@ -232,12 +232,23 @@ def test_enclosure_model_and_preview():
         assert module in scad
     for param in ("cells = 16;", "pitch = 10;", "player_hole", "control_hole", 'part = "assembly";'):
         assert param in scad
-    for picture in ("preview.png", "inside.png"):
+    for picture in ("preview.png", "inside.png", "inside-32x32.png"):
         with open(os.path.join(HW, "enclosure", picture), "rb") as f:
             assert f.read(8) == b"\x89PNG\r\n\x1a\n", picture
     with open(os.path.join(REPO, "Makefile"), encoding="utf-8") as f:
         make = f.read()
     assert re.search(r"^hardware:", make, re.M) and "openscad" in make and ".PHONY: hardware" in make
+
+
+def test_the_enclosure_pictures_are_of_todays_model():
+    """`make hardware` notes the .scad it rendered the pictures from: a model changed since
+    then has pictures that show another box."""
+    import hashlib
+    with open(os.path.join(HW, "enclosure", "layerlight.scad"), "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    with open(os.path.join(HW, "enclosure", "pictures.sha256"), encoding="utf-8") as f:
+        rendered = f.read().split()[0]
+    assert rendered == digest, "enclosure/*.png are older than layerlight.scad: run `make hardware`"
 
 
 def test_assembly_guide_covers_the_pitfalls():
@@ -264,8 +275,43 @@ def test_the_build_docs_agree_on_where_each_part_goes():
     # the unused buffers' enables 2OE, 3OE, 4OE are pins 4, 10, 13: named in the guide, the BOM, the diagram
     assert "2OE, 3OE, 4OE (pins 4, 10, 13)" in " ".join(step1.split())
     assert "4, 5, 9, 10, 12, 13" in rows["74AHCT125 quad buffer (DIP-14)"]["notes"]
-    svg = read("wiring-pico.svg")
+    svg = " ".join(" ".join((t.text or "").split()) for t in ET.fromstring(read("wiring-pico.svg")).iter(SVG + "text"))
     assert "2OE/3OE/4OE (pins 4, 10, 13) to GND" in svg
+
+
+@pytest.mark.parametrize("name", list(boards.PROFILES))
+def test_the_wiring_diagram_puts_the_resistor_at_the_matrix_and_shows_every_note(name):
+    """The picture a builder copies agrees with the text: the 330 ohm sits at the matrix's DIN, at
+    the far end of the data wire from the 74AHCT125 (Adafruit's NeoPixel Uberguide), and every
+    note under it (the unused enables to GND among them) is inside the picture."""
+    root = ET.fromstring(read("wiring-%s.svg" % name))
+    width, height = int(root.get("width")), int(root.get("height"))
+    rects = list(root.iter(SVG + "rect"))
+    resistor = next(r for r in rects if r.get("width") == "50" and r.get("height") == "16")
+    buffer = next(r for r in rects if r.get("fill") == "#fff7e0")      # the 74AHCT125
+    matrix = next(r for r in rects if r.get("fill") == "#20242c")
+    r_left, r_right = int(resistor.get("x")), int(resistor.get("x")) + 50
+    to_matrix = int(matrix.get("x")) - r_right
+    from_buffer = r_left - (int(buffer.get("x")) + int(buffer.get("width")))
+    assert 0 <= to_matrix < from_buffer / 3, "the 330 ohm is drawn at the controller's end of the data wire"
+    texts = [t for t in root.iter(SVG + "text")]
+    for t in texts:
+        if t.get("text-anchor") == "start":
+            # DejaVu Sans: about 0.6 em a character
+            right = int(t.get("x")) + 0.6 * int(t.get("font-size")) * len(t.text or "")
+            assert right <= width, "cut off at the right edge: %r" % t.text
+        assert int(t.get("y")) <= height, "below the picture: %r" % t.text
+    joined = " ".join(" ".join((t.text or "").split()) for t in texts)
+    assert "enables 2OE/3OE/4OE (pins 4, 10, 13) to GND" in joined
+
+
+def test_the_bom_wire_kit_agrees_with_the_32x32_gauges():
+    """A note that says which wire carries the current names the 16 AWG run 32x32.md asks for,
+    never "18 AWG for everything"."""
+    for r in hwdocs.read_bom():
+        if "AWG" in r["part"] and "carries" in r["notes"]:
+            assert "everything" not in r["notes"], r["notes"]
+            assert "16 AWG" in r["notes"] or "16 AWG" in r["part"], r["part"]
 
 
 def test_the_bom_buzzer_is_passive_and_the_32x32_wire_is_listed():

@@ -4,15 +4,17 @@
 // grid and an opal diffuser in the lid; each player's 30 mm button sits in
 // the middle of the border in front of their seat (P1 front, P2 left, P3
 // back, P4 right, as the firmware's screens face them); A and B are 24 mm
-// buttons in the front wall. Inside: the Pico H on standoffs in P4's border
-// (its micro-USB plug through the front wall), the perfboard in a cradle
+// buttons in the front wall, below the matrix's bed. Inside: the Pico H on
+// posts in P4's border, high enough for jumper leads on its headers (its
+// micro-USB plug through the front wall), the perfboard in a cradle
 // under the matrix's bed, the USB-C power breakout in a pocket at the back
 // wall (8x8, 16x16) or the DC jack and the fuse holder in the back wall
 // (32x32). The piezo speaks through the floor.
 //
 // Parts to print: part = "base", "lid", "grid" (render each to STL on its
 // own, e.g. openscad -D 'part="lid"' -D cells=32 -o lid.stl layerlight.scad),
-// "assembly" for the picture, or "inside" for the open box with its boards. `make hardware` renders preview.png with
+// "assembly" for the picture, or "inside" for the open box with its boards.
+// `make hardware` renders preview.png, inside.png and inside-32x32.png with
 // Debian's openscad; tests/test_enclosure.py renders the parts and checks
 // that they fit. Units: mm. Axes: x to P4 (right), y to P3 (back), z up.
 
@@ -31,7 +33,8 @@ post_d = 10;            // the lid's screw posts (M3 x 12 into 2.5 mm holes)
 lip_h = 3;              // the lid's locating lip, inside the walls
 lip_w = 2;
 /* [Light path] */
-diffuser_t = 3;         // opal acrylic, in a rebate under the lid's window
+diffuser_t = 3;         // opal acrylic, in a rebate under the lid's window (a 1 mm ledge over its edge)
+diffuser_w = cells * pitch + 6;  // cut to this square (the BOM's diffuser row); the rebate adds `fit`
 grid_h = 12;            // light grid between the LEDs and the diffuser: crisp pixels
 grid_wall = 0.8;
 /* [Printing] */
@@ -42,6 +45,7 @@ fit = 0.3;              // gap around a board in its pocket, and between lid and
 player_button = 30;     // Sanwa OBSF-30 (BOM): 30 mm mounting hole (Sanwa's drawing)
 control_button = 24;    // Sanwa OBSF-24 (BOM): 24 mm mounting hole (Sanwa's drawing)
 button_depth = 48;      // what a button with its microswitch takes under its panel
+button_body = 6;        // and how much wider than its hole, across (housing, microswitch, crimps)
 control_gap = min(80, cells * pitch / 2);  // distance between A and B in the front wall
 /* [Raspberry Pi Pico H] */
 // Raspberry Pi Pico datasheet, "Mechanical specification": 51 x 21 x 1 mm, mounting
@@ -50,8 +54,13 @@ control_gap = min(80, cells * pitch / 2);  // distance between A and B in the fr
 pico_holes = [11.4, 47];
 pico_l = 51;
 pico_header = 8.5;
-pico_standoff = 10;     // above the floor: the headers' 8.5 mm and room for the pins' tips
+// The wires go onto the header pins with female jumper leads: a 2.54 mm crimp housing is about
+// 14 mm long (measure yours), and its wire needs room to bend away under it.
+jumper_housing = 14;
+wire_bend = 5;
+pico_standoff = pico_header + jumper_housing + wire_bend;  // above the floor: 27.5 mm
 pico_post_d = 3.6;      // fits between a hole (5.7 off the middle) and a header (from 7.62)
+pico_web = 1.6;         // joins the two posts on each side: a 27 mm post alone would wobble
 usb_plug_gap = 1.2;     // from the inside of the wall to the receptacle's mouth
 // The cables' overmoulds, the openings' sizes (Makers Making Change, OpenAT design
 // guide, "USB Connector": keep-out micro USB 12 x 8 mm, USB-C 12 x 6 mm; the USB
@@ -71,6 +80,7 @@ fuse_hole = 12;         // panel-mount 5 x 20 mm fuse holder with an M12 thread 
 /* [Output] */
 part = "assembly";      // assembly | inside | base | lid | grid
 explode = 0;            // lifts the lid and grid in the assembly
+label_turn = 0;         // the names in the "inside" picture: 180 to read them from the back
 
 $fn = 64;
 panel = cells * pitch;
@@ -78,12 +88,16 @@ outer = panel + 2 * border;
 inner = outer / 2 - wall;                                // half the inside width
 height = floor_t + inside_h + top_t;
 lid_z = height - top_t;                                  // where the lid sits, closed
-bed_z = height - top_t - diffuser_t - grid_h - panel_t;  // top of the panel's bed
+// the stack under the closed lid: the diffuser in the lid's rebate rests on the grid, the grid
+// on the panel, the panel on the bed, with no gap for light to bleed from one cell to the next
+bed_z = lid_z - grid_h - panel_t;                        // top of the panel's bed
 bed = panel / 2 + 2;                                     // half the bed's outside
 screw_at = inner - post_d / 2 + 1;                       // the lid's screw posts, 1 mm into the walls
 player_hole = player_button + tolerance;
 control_hole = control_button + tolerance;
-control_z = floor_t + inside_h / 2;
+// A and B go 48 mm in from the front wall, through the matrix's bed: below the panel, with a
+// tunnel through the bed's wall around each
+control_z = bed_z - (control_hole + button_body) / 2 - 4;   // a 3.7 mm lintel over each tunnel
 // the Pico: in P4's border towards P1, clear of P4's button, its micro-USB at the front wall
 pico_x = (bed + screw_at - post_d / 2) / 2;
 pico_mouth = -inner + usb_plug_gap;                     // y of the receptacle's mouth
@@ -94,6 +108,7 @@ pico_usb_z = pico_z + 1 + 1.5;                          // the receptacle's midd
 breakout_x = outer / 4;
 breakout_y = inner - usb_plug_gap - breakout[1] / 2;
 breakout_usb_z = floor_t + breakout_z + breakout[2] + 1.6;
+din_mark = [-panel / 2 + 20, panel / 2 - 9];            // inside the bed's walls, clear of the perfboard
 // the 32x32's jack and fuse, in the back wall
 dc_jack_xz = [outer / 4 - 15, floor_t + 20];
 fuse_xz = [outer / 4 + 15, floor_t + 20];
@@ -117,6 +132,8 @@ echo(layout_pico = [pico_x, pico_y, pico_z], layout_pico_usb = [pico_x, pico_mou
 echo(layout_breakout = [breakout_x, breakout_y, floor_t + breakout_z],
      layout_breakout_usb = [breakout_x, inner - usb_plug_gap, breakout_usb_z]);
 echo(layout_perfboard = [0, 0, floor_t + perf_ledge]);
+echo(layout_din_mark = din_mark, layout_floor_t = floor_t);
+echo(layout_panel = panel, layout_bed_z = bed_z, layout_grid_top = bed_z + panel_t + grid_h, layout_diffuser = [diffuser_w, diffuser_t]);
 echo(layout_dc_jack = dc_jack_xz, layout_dc_jack_hole = dc_jack_hole + tolerance,
      layout_fuse = fuse_xz, layout_fuse_hole = fuse_hole + tolerance);
 
@@ -141,15 +158,17 @@ module wall_slot(side, along, z, size) {
     translate([along, side * (outer / 2 - wall / 2), z]) cube([size[0], wall + 2, size[1]], center = true);
 }
 
+// four posts under the Pico's holes, each pair joined by a web along the board (between the
+// header rows: the jumper leads hang outside them, down to the floor)
 module pico_posts() {
-    for (dx = [-1, 1], dy = [-1, 1])
-        translate([pico_x + dx * pico_holes[0] / 2, pico_y + dy * pico_holes[1] / 2, 0]) difference() {
-            union() {
-                cylinder(d = pico_post_d, h = pico_z);
-                cylinder(d = 7, h = floor_t + 1);   // a foot, below the header pins' tips
-            }
-            translate([0, 0, floor_t + 1]) cylinder(d = 1.7, h = pico_z);  // M2 x 6 self-tapping
+    for (dx = [-1, 1]) translate([pico_x + dx * pico_holes[0] / 2, pico_y, 0]) difference() {
+        union() {
+            for (dy = [-1, 1]) translate([0, dy * pico_holes[1] / 2, 0]) cylinder(d = pico_post_d, h = pico_z);
+            translate([-pico_web / 2, -pico_holes[1] / 2, 0]) cube([pico_web, pico_holes[1], pico_z - 2]);
         }
+        for (dy = [-1, 1])   // M2 x 6 self-tapping
+            translate([0, dy * pico_holes[1] / 2, pico_z - 8]) cylinder(d = 1.7, h = 10);
+    }
 }
 
 // the breakout's pocket: it sits in it, its USB-C mouth at the back wall
@@ -189,6 +208,15 @@ module base() {
                 // doors for the wires under the bed
                 for (a = [0, 90, 180, 270]) rotate(a)
                     translate([0, panel / 2, floor_t + 14]) cube([60, 20, 28], center = true);
+                // tunnels for A's and B's microswitches through its front wall
+                for (sx = [-1, 1]) translate([sx * control_gap / 2, -bed - 1, control_z]) rotate([-90, 0, 0])
+                    cylinder(d = control_hole + button_body + 2 * fit, h = button_depth - (inner - bed) + 2);
+            }
+            // a rim around the panel and the grid on it, up to the lid: they cannot slide out
+            // from under the window, and each LED stays under its own cell of the grid
+            translate([0, 0, bed_z]) difference() {
+                linear_extrude(lid_z - bed_z) square(2 * bed, center = true);
+                translate([0, 0, -1]) linear_extrude(lid_z - bed_z + 2) square(panel + 2 * fit, center = true);
             }
             pico_posts();
             perfboard_cradle();
@@ -211,9 +239,10 @@ module base() {
         // piezo grille in the floor, under P4's border
         translate([panel / 2 + border / 2 + 2, 30, -1])
             for (i = [-1, 0, 1], j = [-1, 0, 1]) translate([i * 4, j * 4, 0]) cylinder(d = 2, h = floor_t + 2);
-        // which corner the matrix's DIN goes to: top-left as seen from P1
-        translate([-panel / 2 + 6, panel / 2 - 12, bed_z - 0.6])
-            linear_extrude(1) text("DIN", size = 5, halign = "left");
+        // which corner the matrix's DIN goes to: top-left as seen from P1, engraved in the floor
+        // inside the bed, near that corner (the bed's walls are hollow there)
+        translate([din_mark[0], din_mark[1], floor_t - 0.6])
+            linear_extrude(1) text("DIN", size = 5, halign = "center", valign = "center");
     }
 }
 
@@ -230,7 +259,7 @@ module lid() {
         }
         // the window, and the rebate the diffuser sits in from below
         translate([0, 0, -5]) linear_extrude(top_t + 10) square(panel, center = true);
-        translate([0, 0, -5]) linear_extrude(5 + top_t - 1.2) square(panel + 6, center = true);
+        translate([0, 0, -5]) linear_extrude(5 + diffuser_t) square(diffuser_w + 2 * fit, center = true);
         // the four player buttons, each facing its seat
         for (i = [0:3]) translate(concat(seat_xy(i), [-5])) cylinder(d = player_hole, h = top_t + 10);
         // screws
@@ -267,8 +296,8 @@ module assembly() {
     color("#2b2e34") translate([0, 0, lid_z + 2 * lift]) lid();
     color("#1a1a1a") translate([0, 0, bed_z + panel_t + lift]) grid();
     // the diffuser, lit as in a race: a mission pattern and the sand ring two thirds full
-    translate([0, 0, height - top_t - diffuser_t + 2 * lift]) {
-        color("#f2efe8", 0.95) linear_extrude(diffuser_t - 0.01) square(panel + 6, center = true);
+    translate([0, 0, lid_z + 2 * lift]) {
+        color("#f2efe8", 0.95) linear_extrude(diffuser_t - 0.01) square(diffuser_w, center = true);
         scale_ = floor((cells - 2) / 6);
         off = (cells - 6 * scale_) / 2;
         for (col = [0:cells - 1], row = [0:cells - 1]) {
@@ -294,6 +323,13 @@ module pico_model() {
     color("#1e7b3a") translate([pico_x - 10.5, pico_y - pico_l / 2, pico_z]) cube([21, pico_l, 1]);
     color("#222222") for (sx = [-1, 1])
         translate([pico_x + sx * 8.89 - 1.27, pico_y - 25.4, pico_z - pico_header]) cube([2.54, 50.8, pico_header]);
+    // a few jumper leads on the header pins
+    for (sx = [-1, 1], k = [1, 2, 5, 6, 9, 19]) let(y = pico_y + 25.4 - 1.27 - (k - 1) * 2.54)
+        translate([pico_x + sx * 8.89 - 1.27, y - 1.27, pico_z - pico_header - jumper_housing]) {
+            color("#444444") cube([2.54, 2.54, jumper_housing]);
+            color(["#d62828", "#1f5fd6", "#2a9d4a", "#f2b705", "#f4f4f4", "#e66101"][k % 6])
+                translate([1.27, 1.27, 0]) rotate([0, sx * 60, 0]) translate([0, 0, -8]) cylinder(d = 1.4, h = 8, $fn = 8);
+        }
     color("#c0c0c0") translate([pico_x - 4, pico_mouth, pico_z + 1]) cube([8, 5.5, 3]);
     color("#333333") translate([pico_x - 1.75, pico_y - 5, pico_z + 1]) cube([7, 7, 1]);  // the RP2040
 }
@@ -311,11 +347,30 @@ module breakout_model() {
     color("#c0c0c0") translate([breakout_x - 4.5, inner - usb_plug_gap - 7.35, z + breakout[2]]) cube([9, 7.35, 3.26]);
 }
 
+// a name for the picture, flat, with a leader down to what it names
+module label(txt, at, h = 25) {
+    color("#ffffff") translate([at[0], at[1], at[2] + h]) rotate(label_turn)
+        linear_extrude(0.6) text(txt, size = 7, halign = "center");
+    color("#ffffff") translate(at) cylinder(d = 0.8, h = h - 1, $fn = 6);
+}
+
 module inside() {
     color("#3b3f47") base();
     pico_model();
     perfboard_model();
     if (!dc_in) breakout_model();
+    label("Pico H", [pico_x, pico_y, pico_z + 2], 30);
+    label("perfboard", [0, 0, floor_t + perf_ledge + 2], 30);
+    label("DIN here", [din_mark[0], din_mark[1], floor_t], 62);
+    if (!dc_in) label("USB-C in", [breakout_x, breakout_y, floor_t + breakout_z + 2], 30);
+    else {
+        label("DC jack", [dc_jack_xz[0], outer / 2, dc_jack_xz[1]], 55);
+        label("fuse", [fuse_xz[0], outer / 2, fuse_xz[1]], 55);
+    }
+    if (label_turn == 0) {   // the front wall's openings, when the picture looks from the front
+        label("micro-USB", [pico_x, -outer / 2, pico_usb_z], 40);
+        for (k = [0, 1]) label(["A", "B"][k], [(k * 2 - 1) * control_gap / 2, -outer / 2, control_z], 40);
+    }
 }
 
 if (part == "base") base();

@@ -7,6 +7,7 @@ fail until you do).
 """
 
 import json
+import textwrap
 from xml.sax.saxutils import escape
 
 from layerlight import boards
@@ -171,6 +172,14 @@ def _gnd(x, y):
         _line([(x - w, y + 8 + 4 * i), (x + w, y + 8 + 4 * i)], "#111", 2) for i, w in enumerate((10, 6, 2)))
 
 
+def _svg_open(w, h):
+    return ('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
+            'font-family="DejaVu Sans, Helvetica, Arial, sans-serif">' % (w, h, w, h))
+
+
+NOTE_CHARS = 140   # a line of the notes under a wiring diagram, in characters
+
+
 def wiring_svg(profile_name, width=16, height=16):
     """The wiring diagram of one board profile as an SVG document (text)."""
     p = boards.PROFILES[profile_name]
@@ -179,8 +188,7 @@ def wiring_svg(profile_name, width=16, height=16):
     GREEN, RED, BLACK, ORANGE = "#1a9641", "#d7191c", "#111111", "#e66101"
     W, H = 1080, 720
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
-           '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
-           'font-family="DejaVu Sans, Helvetica, Arial, sans-serif">' % (W, H, W, H),
+           _svg_open(W, H),
            '<title>Layerlight wiring: %s</title>' % escape(p["label"]),
            '<rect width="100%" height="100%" fill="white"/>',
            _text(30, 36, "Layerlight wiring: " + p["label"], 20, weight="bold"),
@@ -207,19 +215,23 @@ def wiring_svg(profile_name, width=16, height=16):
     gnd_x = 740    # the ground rail of the buttons and the buzzer
     route_x = 1050  # the 5 V wire down the right edge to the controller
 
-    # data: pin -> 74AHCT125 -> 330 ohm -> matrix DIN
+    # data: pin -> 74AHCT125 -> the data wire -> 330 ohm right at the matrix's DIN (Adafruit NeoPixel
+    # Uberguide, "Best Practices": the resistor "at the NeoPixel end of the wire"), drawn there
     y = row_y[0]
+    mx, my, mw, mh = 800, row_y[0] - 50, 200, 170
+    rx = mx - 110   # the resistor's left end: near DIN, its label clear of the matrix
     out.append(_line([(x0, y), (350, y)], GREEN))
     out.append(_box(350, y - 30, 130, 56, "#fff7e0"))
     out.append(_text(415, y - 12, "74AHCT125", 13, "middle", "bold"))
     out.append(_text(415, y + 4, "1A pin 2 -> 1Y pin 3", 11, "middle"))
     out.append(_text(415, y + 19, "1OE pin 1 to GND", 11, "middle", fill="#555"))
-    out.append(_line([(480, y), (500, y)], GREEN))
-    out.append('<rect x="500" y="%d" width="50" height="16" fill="white" stroke="#333" stroke-width="2"/>' % (y - 8))
-    out.append(_text(525, y - 14, "330 ohm", 12, "middle"))
-    mx, my, mw, mh = 800, row_y[0] - 50, 200, 170
-    out.append(_line([(550, y), (mx, y)], GREEN))
-    out.append(_text(mx - 10, y - 8, "DIN", 12, "end", fill=GREEN))
+    out.append(_line([(480, y), (rx, y)], GREEN))
+    out.append(_text(600, y - 8, "data wire (under 30 cm)", 11, "middle", fill=GREEN))
+    out.append('<rect x="%d" y="%d" width="50" height="16" fill="white" stroke="#333" stroke-width="2"/>'
+               % (rx, y - 8))
+    out.append(_text(rx + 25, y + 24, "330 ohm at DIN", 11, "middle"))
+    out.append(_line([(rx + 50, y), (mx, y)], GREEN))
+    out.append(_text(mx - 4, y - 8, "DIN", 12, "end", fill=GREEN))
 
     # the matrix
     out.append(_box(mx, my, mw, mh, "#20242c"))
@@ -293,10 +305,14 @@ def wiring_svg(profile_name, width=16, height=16):
              "the 330 ohm in DIN, both at the matrix's input.",
              "74AHCT125: VCC (pin 14) 5 V, GND (pin 7), 0.1 uF across them; the unused buffers' inputs 2A/3A/4A "
              "(pins 5, 9, 12) and enables 2OE/3OE/4OE (pins 4, 10, 13) to GND: no input left floating."]
+    # wrapped to the picture's width (about 7 px a character at 12 px)
+    lines = [line for n in notes for line in textwrap.wrap(n, NOTE_CHARS, subsequent_indent="  ")]
     ny = gnd_y + 84
-    for i, n in enumerate(notes):
+    for i, n in enumerate(lines):
         out.append(_text(30, ny + 17 * i, n, 12, fill="#333"))
     out.append("</svg>")
+    H2 = max(H, ny + 17 * len(lines))
+    out[1] = _svg_open(W, H2)   # the notes decide the height
     return "\n".join(out) + "\n"
 
 
