@@ -1,5 +1,5 @@
 """The native pixel loops (firmware/layerlight/native_draw.py, viper) on the emulated Pico with the
-Layerlight UF2: they load there, and they write exactly the bytes the Python loops beside their
+Layerlight UF2: they load there, allocate nothing (the heap locked), and they write exactly the bytes the Python loops beside their
 callers write (display.FrameBuffer.rect, font's glyphs), for rectangles and text at every size,
 scale and turn, partly or wholly off the matrix, through a shuffled strip table and the views
 turned to each seat. CPython and the WebAssembly port run the Python loops only, so this is
@@ -17,6 +17,7 @@ import uf2_fixture
 # per size, "same N", or the first op whose bytes differ.
 ON_CHIP = """
 import random
+import micropython
 from array import array
 from layerlight import display, font
 from layerlight.display import FrameBuffer
@@ -40,6 +41,7 @@ for size in (8, 16, 32):
     fb = FrameBuffer(size, size, shuffled(size * size), 0.6, "GRB")
     start = bytes(random.getrandbits(8) for i in range(len(fb.buf)))
     same = 0
+    allocs = 0
     bad = None
     for n in range(%(ops)d):
         view = fb.turned(random.getrandbits(2))
@@ -49,7 +51,12 @@ for size in (8, 16, 32):
              random.getrandbits(24), random.getrandbits(2), 1 + random.getrandbits(2)]
         fb.buf[:] = start
         display.native = native
-        op(view, k, a)
+        micropython.heap_lock()  # a draw that allocates raises MemoryError: the render path must not
+        try:
+            op(view, k, a)
+        except MemoryError:
+            allocs += 1
+        micropython.heap_unlock()
         fast = bytes(fb.buf)
         fb.buf[:] = start
         display.native = None
@@ -59,7 +66,7 @@ for size in (8, 16, 32):
             same += 1
         elif bad is None:
             bad = (k, a)
-    print("size", size, "same", same, "of", %(ops)d, "first differing op", bad)
+    print("size", size, "same", same, "of", %(ops)d, "first differing op", bad, "allocated", allocs)
 print("DONE" + "!")
 """
 
@@ -70,6 +77,7 @@ def uf2():
 
 
 def run_on_chip(uf2, image, code):
+    """Power on, take the REPL as a host does, paste `code`; what it printed up to DONE!."""
     pico = target.power_on(uf2[0], uf2[1], str(image))
     try:
         pico.run_ms(1500)
@@ -89,4 +97,30 @@ def test_the_native_loops_draw_the_bytes_the_python_loops_draw(uf2, tmp_path):
     lines = [line.strip() for line in out.splitlines() if not line.startswith("===")]
     assert "native True" in lines, "the native loops did not load on the Layerlight UF2:\n" + out
     for size in (8, 16, 32):
-        assert "size %d same 150 of 150 first differing op None" % size in lines, out
+        assert "size %d same 150 of 150 first differing op None allocated 0" % size in lines, out
+
+
+IDLE = """
+import micropython
+from layerlight.app import boot
+hw = boot().hw
+def waits(n):  # in a function: a new global at the paste prompt would allocate
+    for i in range(n):
+        hw.idle(0)
+waits(1)  # the first wait makes the one tuple the console's poll keeps
+micropython.heap_lock()
+try:
+    waits(200)
+    print("idle allocated nothing")
+except MemoryError:
+    print("idle allocated")
+micropython.heap_unlock()
+print("DONE" + "!")
+"""
+
+
+def test_the_loops_wait_for_the_console_allocates_nothing(uf2, tmp_path):
+    """The loop waits on the console every few milliseconds: garbage made there set off
+    collections (15 ms of the emulated chip each) at any moment, a press's too."""
+    out = run_on_chip(uf2, tmp_path / "flash.bin", IDLE)
+    assert "idle allocated nothing" in [line.strip() for line in out.splitlines()], out

@@ -51,6 +51,15 @@ WATCHDOG_CTRL_CLR = {"RP2040": 0x40058000 + 0x3000, "RP2350": 0x400D8000 + 0x300
 WATCHDOG_CTRL_ENABLE = 1 << 30
 
 
+def _ready(poll, ms):
+    """Whether the console has a byte within ms. poll.ipoll answers with one tuple it keeps:
+    poll.poll makes a new list each time, and the loop asks every few milliseconds, so its
+    garbage set off collections (15 ms of the emulated chip each) at any moment, a press's too."""
+    for _event in poll.ipoll(ms):
+        return True
+    return False
+
+
 def stop_watchdog():
     """Stop the chip's watchdog (rp2 only: on other ports a started WDT runs on)."""
     if sys.platform != "rp2":
@@ -309,11 +318,11 @@ class Hardware:
         if poll is None:
             time.sleep_ms(ms)
             return None
-        if not poll.poll(ms):
+        if not _ready(poll, ms):
             return None
         line = self._line
         read_byte = self._read_byte
-        while poll.poll(0):
+        while _ready(poll, 0):
             b = read_byte()
             if b < 0:
                 break
