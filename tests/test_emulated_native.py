@@ -124,3 +124,62 @@ def test_the_loops_wait_for_the_console_allocates_nothing(uf2, tmp_path):
     collections (15 ms of the emulated chip each) at any moment, a press's too."""
     out = run_on_chip(uf2, tmp_path / "flash.bin", IDLE)
     assert "idle allocated nothing" in [line.strip() for line in out.splitlines()], out
+
+
+STRIP = """
+import time
+from layerlight.app import boot
+dev = boot()
+hw = dev.hw
+fb = dev.fb
+fb.clear()
+fb.rect(0, 0, fb.width, fb.height, 0x00ff00)
+hw.show(fb)           # the first frame: whole
+time.sleep_ms(60)
+hw.show(fb)           # nothing changed: nothing sent
+time.sleep_ms(60)
+fb.buf[5 * 3] ^= 0xff  # LED 5 of the strip (bytes 15..17)
+hw.show(fb)           # up to LED 5, in whole LEDs and whole words: 24 bytes
+time.sleep_ms(60)
+fb.buf[5 * 3] ^= 0xff
+fb.buf[len(fb.buf) - 1] ^= 0xff  # the strip's last LED
+hw.show(fb)           # every LED up to the last
+time.sleep_ms(1100)
+hw.show(fb)           # unchanged, but a second since every LED was sent: whole again
+time.sleep_ms(60)
+hw.send_whole()
+hw.show(fb)           # unchanged, asked for whole (a host's report)
+time.sleep_ms(60)
+print("DONE" + "!")
+"""
+
+
+def test_the_strip_is_sent_only_up_to_the_last_led_that_changed(uf2, tmp_path):
+    """A WS2812 keeps the first colour it is sent and passes the rest on: the frame goes out up
+    to the last LED that changed (a press's light waits for no repeat of the last frame), and
+    nothing when nothing did; every LED at least once a second, and when a host asks."""
+    pico = target.power_on(uf2[0], uf2[1], str(tmp_path / "flash.bin"))
+    try:
+        pico.run_ms(1500)
+        pico.take_serial()
+        pico.write(b"\x03\x03")
+        pico.wait_serial(b">>> ", "the REPL prompt", limit_ms=5000)
+        start = pico.us
+        pico.take_serial()
+        pico.write(b"\x05" + STRIP.replace("\n", "\r").encode() + b"\x04")
+        pico.wait_serial(b"DONE!", "the frames", limit_ms=60000)
+        pico.run_ms(100)
+        with pico.cond:
+            frames = [f for f in pico.frames if f["start_us"] >= start]
+    finally:
+        pico.close()
+    whole = 16 * 16 * 3  # uf2_fixture's blank chip: the default 16x16
+    assert [f["sent"] for f in frames] == [whole, 24, whole, whole, whole], [f["sent"] for f in frames]
+    green = bytes(frames[0]["data"])
+    assert len(set(green[i:i + 3] for i in range(0, whole, 3))) == 1  # one colour everywhere
+    led5 = bytearray(green)
+    led5[15] ^= 0xff
+    assert frames[1]["data"] == bytes(led5)  # the LEDs past LED 5 kept their colour
+    last = bytearray(green)
+    last[-1] ^= 0xff
+    assert frames[2]["data"] == frames[3]["data"] == frames[4]["data"] == bytes(last)

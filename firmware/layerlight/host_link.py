@@ -113,6 +113,9 @@ class HostLink:
             if t < now:
                 answer({"refused": "asked for t=%d, already at %d" % (t, now)})
                 continue
+            whole = getattr(dev.hw, "send_whole", None)
+            if whole is not None:
+                whole()  # the host reads this frame off the data pin: sent even if unchanged
             t0 = dev.hw.ticks_us()
             dev.render()
             t1 = dev.hw.ticks_us()

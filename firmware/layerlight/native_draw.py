@@ -1,5 +1,6 @@
-# The two loops that write LEDs into a frame, as native code: a filled rectangle
-# (FrameBuffer.rect) and a glyph of the font at any scale and turn (font.py).
+# The loops on a frame's way to the LEDs, as native code: a filled rectangle
+# (FrameBuffer.rect), a glyph of the font at any scale and turn (font.py), and
+# where a frame last differs from the one on the strip (backends/rp2_pio.py).
 #
 # Why: in bytecode a pixel written into the wire bytes costs an RP2040 about
 # 11 us (46 us on the emulated chip), so a 32x32 score keeper's screen of
@@ -104,3 +105,15 @@ def glyph(buf: ptr8, table: ptr16, p: ptr32, rows: ptr8):
                     yy += 1
             c += 1
         r += 1
+
+
+@micropython.viper
+def last_difference(a: ptr8, b: ptr8, n: int) -> int:
+    """How many of the first n bytes of a and b go up to their last difference (0: equal).
+    (The strip's sender: a frame is sent up to the last LED that changes.)"""
+    i = n
+    while i > 0:
+        i -= 1
+        if a[i] != b[i]:
+            return i + 1
+    return 0

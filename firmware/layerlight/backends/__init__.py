@@ -26,7 +26,10 @@
 #   idle(ms) -> str or None    wait up to ms; a line a host sent, if any
 #   framebuffer()              the display.FrameBuffer to draw into, made for this
 #                              matrix: its wiring, colour order and brightness cap
-#   show(fb)                   push that frame buffer to the LEDs
+#   show(fb)                   push that frame buffer to the LEDs (the PIO sender: only up
+#                              to the last LED that changed, nothing when none did)
+#   send_whole()  (optional)   the next show() sends every LED, changed or not (a host
+#                              reads that frame off the data pin)
 #   set_brightness(cap)        change the cap (0..1) for what is drawn from now on
 #   tone(freq)                 buzzer at freq Hz; 0 = silent
 #   feed()                     feed the watchdog, if there is one

@@ -371,6 +371,12 @@ class Hardware:
             self._fb = FrameBuffer(self.width, self.height, self._table, self._cap, self._order)
         return self._fb
 
+    def send_whole(self):
+        """The next frame goes out whole, even where it changes nothing (the PIO sender sends only
+        what changed): a host asking for the state reads the frame off the data pin."""
+        if self._strip is not None:
+            self._strip.whole = True
+
     def show(self, fb):
         if self._strip is not None:
             self._strip.send(fb.buf)  # a memcpy and a DMA start: no allocation, interrupts on

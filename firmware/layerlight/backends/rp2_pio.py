@@ -20,6 +20,7 @@ from machine import Pin, mem32
 from micropython import const
 from time import ticks_diff, ticks_ms
 
+from layerlight import display
 from layerlight.backends import rp2_chip
 
 # Where the two chips differ (rp2_chip.py, from sys.implementation._machine); the
@@ -31,6 +32,8 @@ _TRANS_COUNT = const(2)        # CHn_TRANS_COUNT, offset 0x08
 _CTRL_TRIG = const(3)          # CHn_CTRL_TRIG, offset 0x0c (a write starts the channel)
 _AL1_CTRL = const(4)           # CHn_AL1_CTRL, offset 0x10 (the same CTRL, no trigger)
 _READ_ADDR_TRIG = const(15)    # CHn_AL3_READ_ADDR_TRIG, offset 0x3c: set the read address and start
+WHOLE_US = 1000000             # every LED is sent again at least this often (StripSender.send)
+LED_WORDS = 12                 # bytes of whole LEDs (3 bytes) in whole words (4): a frame's length
 _DMA_BASE = 0x50000000         # both chips (RP2040 datasheet 2.2.2, RP2350 datasheet 2.2)
 _CHANNEL_SPAN = const(0x40)    # one channel's register block
 
@@ -247,8 +250,11 @@ class StripSender:
         self._ticks_diff = ticks_diff
         # 1.25 us a bit; then up to 5 words still in the FIFO and the shift register,
         # and the line low for 300 us (a WS2812B latches after 280 us)
+        self._nbytes = nbytes
         self._wire_us = nbytes * 10 + 500
         self._sent_at = 0
+        self._whole_at = 0  # when every LED was last sent
+        self.whole = False  # the next frame goes out whole, changed or not (a host reads it off the pin)
         self._sent = False  # no frame sent yet: nothing to wait for
         self._sm = rp2.StateMachine(0, _ws2812, freq=8000000, sideset_base=Pin(pin))
         self._sm.active(1)
@@ -272,10 +278,34 @@ class StripSender:
         return self._sent and self._ticks_diff(self._ticks_us(), self._sent_at) < self._wire_us
 
     def send(self, buf):
-        """Start sending buf (a frame in wire order); returns at once. No allocation."""
+        """Start sending buf (a frame in wire order); returns at once. No allocation.
+
+        Only the LEDs up to the last one that changes are sent: a WS2812 keeps the first colour
+        it is sent after a reset and passes the rest on, so the LEDs past the end of a shorter
+        frame keep what they show (a 32x32 frame is 31 ms on the wire; a press's light near the
+        strip's start, a few). A frame that changes nothing is not sent, and the wire is free
+        for the next press's. Every LED is sent again at least every second (a glitch on the
+        data line, or LEDs lit before a restart, never last), and the first frame is whole.
+        Without the native loops (native_draw.py) every frame is sent whole, as before."""
+        n = self._nbytes
+        native = display.native
+        if native is not None and self._sent and not self.whole and \
+                self._ticks_diff(self._ticks_us(), self._whole_at) < WHOLE_US:
+            n = native.last_difference(buf, self._wire, n)
+            if n == 0:
+                return
+            n = (n + LED_WORDS - 1) // LED_WORDS * LED_WORDS  # whole LEDs in whole 32-bit words
         while self.busy() or self._dma.active():
             pass  # only when frames come closer than the wire's time (a host asking)
         self._wire[:] = buf
-        self._sent_at = self._ticks_us()
+        self._regs[_TRANS_COUNT] = n // 4  # the count the next trigger starts with (both chips:
+        # RP2040 datasheet 2.5.7 CHn_TRANS_COUNT, "RELOAD value"; RP2350 12.6.10: bits 27:0,
+        # with MODE, bits 31:28, left 0: NORMAL)
+        now = self._ticks_us()
+        self._sent_at = now
+        self._wire_us = n * 10 + 500
+        if n == self._nbytes:
+            self._whole_at = now
+        self.whole = False
         self._sent = True
         self._regs[_READ_ADDR_TRIG] = self._wire_at

@@ -104,7 +104,8 @@ class Pico:
         self.serial_listeners = []  # callables given each chunk instead (a pty bridge)
         self.lines = []             # (us, text) of each whole line the board wrote, when not bridged
         self._partial = b""
-        self.frames = []            # {"start_us", "end_us", "data": bytes} in the order sent
+        self.frames = []            # {"start_us", "end_us", "sent": bytes on the wire, "data": what the
+                                    # strip shows after it} in the order sent
         self.tones = []             # (us, hz)
         self.flash_writes = []      # (us, n): program/erase commands on the flash chip
         self.flash_ops = {}         # write number -> {"us", "kind": program|erase, "busy_us"}
@@ -142,7 +143,7 @@ class Pico:
                             self.lines.append((ev["us"], line.rstrip(b"\r").decode("utf-8", "replace")))
                 elif kind == "frame":
                     self.frames.append({"start_us": ev["start_us"], "end_us": ev["end_us"],
-                                        "data": bytes.fromhex(ev["hex"])})
+                                        "sent": ev["sent"], "data": bytes.fromhex(ev["hex"])})
                 elif kind == "tone":
                     self.tones.append((ev["us"], ev["hz"]))
                 elif kind == "flash":

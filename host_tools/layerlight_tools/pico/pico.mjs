@@ -8,8 +8,11 @@
 //
 // What it reports:
 //   serial  bytes the device wrote to its USB serial port (hex)
-//   frame   one WS2812 frame decoded from the data pin: the bytes as sent
-//           (the strip's wire order), when the write began and ended
+//   frame   one WS2812 frame decoded from the data pin, as the strip shows it after the
+//           frame (its wire order): a frame shorter than the strip changes only the LEDs
+//           it reaches, the rest keep their colours, as WS2812s do (each keeps the first
+//           24 bits after a reset and passes the rest on). sent: the bytes on the wire;
+//           when the write began and ended
 //   tone    the buzzer pin's square wave frequency (0: silent)
 //   at      the emulator reached the time a "run" asked for
 //   flash   a program or erase command began on the flash chip (n: its number from power on,
@@ -369,13 +372,20 @@ let bits = [];
 let byte = 0;
 let nbits = 0;
 
+// The LEDs' colours, as long as the longest frame yet (the strip's length: the firmware's
+// first frame is whole). The LEDs keep them across a reset of the chip, as on a board.
+let strip = Buffer.alloc(0);
+
 function endFrame() {
   if (!bits.length) return;
+  const sent = Buffer.from(bits);
+  strip = sent.length >= strip.length ? sent : Buffer.concat([sent, strip.subarray(sent.length)]);
   emit({
     ev: 'frame',
     start_us: frameStart / MHZ,
     end_us: lastFall / MHZ,
-    hex: Buffer.from(bits).toString('hex'),
+    sent: sent.length,
+    hex: strip.toString('hex'),
   });
   bits = [];
   byte = 0;
