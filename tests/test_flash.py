@@ -81,13 +81,21 @@ def test_board_abi_and_matching_march():
 
 
 def test_compiled_modules_load_on_any_mpy_v6_board():
-    """Bytecode-only .mpy: header M 06 00 1f, no arch and no sub-version, so 1.22..1.27+ all load it."""
+    """Bytecode-only .mpy: header M 06 00 1f, no arch and no sub-version, so 1.22..1.27+ all load it;
+    the native drawing loops only for a board with an architecture (its own in the header)."""
+    arch_bits = {"armv6m": 4, "xtensawin": 10}
     for march in (None, "armv6m", "xtensawin"):
         out = flash.compile_firmware(firmware_files.FIRMWARE, march)
         assert "layerlight/app.mpy" in out and "main.mpy" not in out
         assert "layerlight/backends/blinka_hw.mpy" not in out
+        native = out.pop("layerlight/native_draw.mpy", None)  # header: M, 6, arch << 2 | sub-version
+        assert (native is None) == (march is None)
+        if native is not None:  # arch in bits 2..7 of the flags byte, sub-version 3 in its low bits
+            assert native[:2] == b"M\x06" and native[2] >> 2 == arch_bits[march] and native[2] & 3 == 3
         for name, data in out.items():
             assert data[:4] == b"M\x06\x00\x1f", name
+    # a board whose runtime is of another sub-version (1.22: v6.2) is not sent native code it refuses
+    assert "layerlight/native_draw.mpy" not in flash.compile_firmware(firmware_files.FIRMWARE, "armv6m", False)
 
 
 def test_board_profile_from_the_chip():
@@ -223,7 +231,8 @@ def slot_hashes(files, slot):
 
 
 def compiled_hashes(firmware_dir=firmware_files.FIRMWARE):
-    return {r: sha(d) for r, d in flash.compile_firmware(firmware_dir, "armv6m").items()}
+    # the WebAssembly board has no native code: its files are the bytecode ones alone
+    return {r: sha(d) for r, d in flash.compile_firmware(firmware_dir, "armv6m", False).items()}
 
 
 def run_cli(args, capsys):

@@ -63,6 +63,7 @@ class Device:
         self.saves = persist.open_saves(hw, self.log)  # the running game's saves
         self.quiet_from = 0       # the last button event: the flash's erases wait a while after it
         self.leaving = None       # (record,): a game's end still to log and clear (game_over)
+        self.files_due = []       # [(name, object)]: files to write once the frame is out (flush_outbox)
         self.bests = {}
         self.saved = None         # a game saved on flash that can be resumed
         self.host = None          # a host's requests (host_link), once one asks
@@ -104,8 +105,12 @@ class Device:
         self.saved.pop("record", None)  # kept on flash only: the game in memory gives it again
 
     def flush_outbox(self):
+        """The mode's other files (bests, settings): in effect now, written once the frame that
+        shows the change is out (finish_leaving). A file write on LittleFS holds the chip for
+        tens of ms (its page programs and metadata), and a press's light would wait for it:
+        CO.OP's final waited for bests.json. They are not the game (the journal holds that)."""
         for name, obj in self.game.outbox:
-            persist.save(self.storage, name, obj, self.log)
+            self.files_due.append((name, obj))
             if name == persist.SETTINGS:  # only the settings menu writes them: it is loaded
                 from layerlight.modes.settings import apply
                 apply(self, obj)
@@ -186,7 +191,12 @@ class Device:
         self.leaving = (record,)
 
     def finish_leaving(self):
-        """What a game's end leaves to write once the menu is drawn (game_over), if anything."""
+        """What is left to write once the frame is drawn: the mode's files (flush_outbox), and
+        a game's end once the menu is (game_over), if anything."""
+        due = self.files_due
+        while due:
+            name, obj = due.pop(0)
+            persist.save(self.storage, name, obj, self.log)
         if self.leaving is None:
             return
         record = self.leaving[0]

@@ -43,6 +43,10 @@ SLOTS = ("a", "b")
 CONFIG = "layerlight.json"
 DECKS = "decks"
 SOURCE_ONLY = ("main.py", "boot.py")            # stay source (MicroPython runs only these from .py)
+# native code (viper): compiled for the board's architecture, and sent only to a board that loads
+# it (an architecture, and mpy-cross's .mpy sub-version: native code is tied to the runtime's);
+# elsewhere the firmware draws with its Python loops (display.native is None)
+NATIVE_ONLY = ("layerlight/native_draw.py",)
 HOST_ONLY = ("layerlight/backends/blinka_hw.py",)  # the Raspberry Pi (CPython) backend
 BOOT_WATCH_S = 1.5                               # s of the board's console shown after the restart
 MAIN_MARK = re.compile(r'sys\.path\.insert\(0, "%s/([ab])"\)' % SLOT_DIR)
@@ -119,13 +123,16 @@ def matching_march(info, cross):
     return abi[2]
 
 
-def compile_firmware(firmware_dir, march=None):
-    """{board path relative to the slot: bytes} of the compiled modules (main.py/boot.py excluded)."""
+def compile_firmware(firmware_dir, march=None, native=None):
+    """{board path relative to the slot: bytes} of the compiled modules (main.py/boot.py excluded;
+    the native ones only with `native`, by default where there is a march)."""
+    if native is None:
+        native = bool(march)
     binary = mpy_cross_binary()
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         for rel in firmware_sources(firmware_dir):
-            if rel in SOURCE_ONLY:
+            if rel in SOURCE_ONLY or (rel in NATIVE_ONLY and not native):
                 continue
             dst = os.path.join(tmp, rel[:-3] + ".mpy")
             os.makedirs(os.path.dirname(dst), exist_ok=True)
@@ -350,9 +357,11 @@ def flash_files(board, port, info, board_name, firmware_dir, deck, deck_data, se
     clock = devicefs.set_clock(board)
     if clock is not None:
         progress.line("board clock set to %s (the PC's time)" % clock)
-    wanted = compile_firmware(firmware_dir, march)
-    progress.line("compiled %d modules with mpy-cross %s (.mpy v%d.%d, loads on MicroPython 1.22+)"
-                  % (len(wanted), cross[0], cross[1], cross[2]))
+    native = bool(march) and devicefs.mpy_abi(info)[1] == cross[2]
+    wanted = compile_firmware(firmware_dir, march, native)
+    progress.line("compiled %d modules with mpy-cross %s (.mpy v%d.%d, loads on MicroPython 1.22+)%s"
+                  % (len(wanted), cross[0], cross[1], cross[2],
+                     "" if native else "; no native drawing loops for this board (its Python ones draw)"))
 
     data = deck_data_files(firmware_dir, deck, deck_data)
     state = state_of(board, [p for p, _ in data])
