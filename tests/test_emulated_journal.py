@@ -70,16 +70,15 @@ def play_watched(uf2_image, image, script, game, players, seed, timeline=session
 
 
 def lit_after(events, frames, origin):
-    """[(ms from the event to the end of the first frame showing its change, or None, instant, line)]."""
+    """[(ms from the event until the strip shows its change (wire_frames.light), or None, instant, line)]."""
     out = []
     for t, line, changes in events:
-        at = origin + t * 1000
-        shown = next((f for f in frames if f["start_us"] >= at and all(f["data"][i] == v for i, v in changes)), None)
-        out.append((None if shown is None else (shown["end_us"] - at) / 1000, t, line))
+        us = wire_frames.light(frames, origin + t * 1000, changes)[0]
+        out.append((None if us is None else us / 1000, t, line))
     return out
 
 
-KEEPERS = [("coop", 16), ("paper-world", 32)]
+KEEPERS = [("coop", 16), ("paper-world", 32), ("coop", 32)]
 _RUNS = {}
 
 
@@ -125,12 +124,7 @@ def test_a_whole_keeper_game_at_the_simulators_pace_ends_as_in_the_simulator_and
 LIGHT_MS = {8: 80, 16: 80, 32: 120}  # a frame (issue 33), emulated time, unscaled
 
 
-@pytest.mark.parametrize("game,size", [
-    ("coop", 16),
-    # measured: median 73 ms, worst 149 ms (six events over 120); a 32x32 Paper World frame
-    # costs the emulated chip 15-22 ms to draw and 31 ms on the wire
-    pytest.param("paper-world", 32, marks=pytest.mark.xfail(strict=True, reason="32x32 Paper World: worst 149 ms")),
-], ids=["coop-16", "paper-world-32"])
+@pytest.mark.parametrize("game,size", KEEPERS, ids=["%s-%d" % k for k in KEEPERS])
 def test_every_press_in_a_whole_unpaced_keeper_game_lights_within_a_frame(uf2_image, tmp_path, game, size):
     """Press (or release) to the end of the first frame on the data pin that shows what it
     changed, for every button event of the game (the same run as the test above)."""

@@ -96,13 +96,12 @@ def keeper_games():
 
 
 def lit_after(events, frames, origin):
-    """For every event (instant, line, changes): (us from the event to the end of the first frame on
-    the wire showing its changes, or None if none did, the line)."""
+    """For every event (instant, line, changes): (us from the event until the strip shows its
+    changes, or None if it never did, the line): wire_frames.light."""
     out = []
     for t, line, changes in events:
         at = origin + t * 1000
-        shown = next((f for f in frames if f["start_us"] >= at and all(f["data"][i] == v for i, v in changes)), None)
-        out.append((None if shown is None else shown["end_us"] - at, line))
+        out.append((wire_frames.light(frames, at, changes)[0], line))
     return out
 
 

@@ -170,11 +170,9 @@ def press_timing(uf2, rom, image, size, ratio_holder):
                 frames = list(pico.frames)
             for t, seat, changes in lit_by_presses(script, game, 4, seed, size):
                 at = origin + t * 1000
-                shown = next((f for f in frames if f["start_us"] >= at
-                              and all(f["data"][i] == v for i, v in changes)), None)
+                us, shown = wire_frames.light(frames, at, changes)
                 if shown is not None:
-                    out["latency"].append((shown["end_us"] - at, shown["start_us"] - at,
-                                           shown["end_us"] - shown["start_us"]))
+                    out["latency"].append((us, max(0, shown["start_us"] - at), shown["end_us"] - shown["start_us"]))
         out["irq"] = pico.irq_off()
     finally:
         pico.close()

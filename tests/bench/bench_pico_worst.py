@@ -14,6 +14,7 @@ import shutil
 import tempfile
 
 import pico_games
+import wire_frames
 from bench_pico import LAYERLIGHT_UF2, SETTINGS, files, lit_by_presses
 from layerlight_tools.pico import session, target
 
@@ -67,10 +68,9 @@ def play(rom, image, size, profile, games):
                 right = [r for r in reports if r["phase"] == "verify"][0]["finish_order"] == order
                 for t, _seat, changes in lit_by_presses(script, game, players, seed, size):
                     at = origin + t * 1000
-                    shown = next((f for f in frames if f["start_us"] >= at
-                                  and all(f["data"][i] == v for i, v in changes)), None)
-                    if shown is not None:
-                        latency.append(shown["end_us"] - at)
+                    us = wire_frames.light(frames, at, changes)[0]
+                    if us is not None:
+                        latency.append(us)
             out.append((name, lag["lag"], lag["lost_ms"], longest_write_run(ops, origin, pico.us), latency, right))
     finally:
         pico.close()

@@ -95,3 +95,21 @@ def event_changes(script, game, players, seed, settings, stable_ms=100):
         else:
             sim.run_line(line, no)
     return [(t, line, changes) for t, line, changes in events if changes]
+
+
+def light(frames, at, changes):
+    """(us from `at` until the strip shows `changes` [(byte, value)], the frame that shows them), or
+    (None, None). frames: the emulated Pico's, in order, each's data what the strip shows once it is
+    out. Where the strip already shows them at `at` (the last frame out by then has them), 0: the
+    sender sends no frame that changes nothing, so a press whose light was never put out (the
+    device drew no frame between the two presses) is lit at once. Else the end of the first frame
+    out after `at` that shows them."""
+    def shows(f):
+        return all(f["data"][i] == v for i, v in changes)
+    out = [f for f in frames if f["end_us"] <= at]
+    if out and shows(out[-1]):
+        return 0, out[-1]
+    for f in frames:
+        if f["end_us"] > at and shows(f):
+            return f["end_us"] - at, f
+    return None, None
