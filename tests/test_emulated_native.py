@@ -1,7 +1,8 @@
 """The native pixel loops (firmware/layerlight/native_draw.py, viper) on the emulated Pico with the
-Layerlight UF2: they load there, allocate nothing (the heap locked), and they write exactly the bytes the Python loops beside their
-callers write (display.FrameBuffer.rect, font's glyphs), for rectangles and text at every size,
-scale and turn, partly or wholly off the matrix, through a shuffled strip table and the views
+Layerlight UF2: they load there, allocate nothing (the heap locked), and they write exactly the bytes
+the Python loops beside their callers write (display.FrameBuffer.rect, font's glyphs, the sand ring
+of screens.timer_ring, Layout.mark_busy and CO.OP's room round the totals), for rectangles and text
+at every size, scale and turn, partly or wholly off the matrix, through a shuffled strip table and the views
 turned to each seat. CPython and the WebAssembly port run the Python loops only, so this is
 where the native ones are checked; every emulated game's frames (compared with the simulator's)
 check them again in use."""
@@ -19,8 +20,9 @@ ON_CHIP = """
 import random
 import micropython
 from array import array
-from layerlight import display, font
+from layerlight import display, font, screens
 from layerlight.display import FrameBuffer
+from layerlight.modes import coop_screens
 native = display.native
 print("native", native is not None)
 random.seed(%(seed)d)
@@ -30,39 +32,53 @@ def shuffled(n):
         j = random.getrandbits(16) %% (i + 1)
         t[i], t[j] = t[j], t[i]
     return t
-def op(fb, k, a):
+class Game:
+    pass
+def op(fb, view, game, k, a):
     if k == 0:
-        fb.rect(a[0], a[1], a[2], a[3], a[4])
+        view.rect(a[0], a[1], a[2], a[3], a[4])
     elif k == 1:
-        font.draw_text(fb, "0A9-?X", a[0], a[1], a[4], a[5] * 90, a[6])
-    else:
-        font.draw_number(fb, a[2] * 37 - 200, a[0], a[1], a[4], a[5] * 90, a[6])
+        font.draw_text(view, "0A9-?X", a[0], a[1], a[4], a[5] * 90, a[6])
+    elif k == 2:
+        font.draw_number(view, a[2] * 37 - 200, a[0], a[1], a[4], a[5] * 90, a[6])
+    elif k == 3:  # the sand: a[2] of its size + 4 seconds left, never the last 5 s' blink
+        screens.timer_ring(fb, game.layout, 6000 + a[2] * 1000, 6000 + (fb.width + 4) * 1000, 0)
+    else:  # the ring pixels lit in the frame, and the room round them
+        coop_screens.mark_sand_busy(game, fb)
 for size in (8, 16, 32):
     fb = FrameBuffer(size, size, shuffled(size * size), 0.6, "GRB")
-    start = bytes(random.getrandbits(8) for i in range(len(fb.buf)))
+    game = Game()
+    game.layout = screens.Layout(size, size, size - 2, fb)
+    n = len(game.layout.ring_busy)
+    game.ring_lit = bytearray(n)
+    # a frame with a pixel lit here and there (about one in six): the ring's busy pixels and the
+    # room round them show
+    start = bytes(random.getrandbits(8) if not random.getrandbits(4) else 0 for i in range(len(fb.buf)))
     same = 0
     allocs = 0
     bad = None
-    for n in range(%(ops)d):
+    for m in range(%(ops)d):
         view = fb.turned(random.getrandbits(2))
-        k = random.getrandbits(8) %% 3
+        k = random.getrandbits(8) %% 5
         a = [random.getrandbits(8) %% (size + 12) - 6, random.getrandbits(8) %% (size + 12) - 6,
              random.getrandbits(8) %% (size + 4), random.getrandbits(8) %% (size + 4),
              random.getrandbits(24), random.getrandbits(2), 1 + random.getrandbits(2)]
-        fb.buf[:] = start
+        busy = bytes(random.getrandbits(1) for i in range(n))
+        runs = []
+        for use in (native, None):
+            fb.buf[:] = start
+            game.layout.ring_busy[:] = busy
+            game.ring_lit[:] = bytes(n)
+            display.native = use
+            micropython.heap_lock()  # a draw that allocates raises MemoryError: the render path must not
+            try:
+                op(fb, view, game, k, a)
+            except MemoryError:
+                allocs += 1
+            micropython.heap_unlock()
+            runs.append(bytes(fb.buf) + bytes(game.layout.ring_busy) + bytes(game.ring_lit))
         display.native = native
-        micropython.heap_lock()  # a draw that allocates raises MemoryError: the render path must not
-        try:
-            op(view, k, a)
-        except MemoryError:
-            allocs += 1
-        micropython.heap_unlock()
-        fast = bytes(fb.buf)
-        fb.buf[:] = start
-        display.native = None
-        op(view, k, a)
-        display.native = native
-        if bytes(fb.buf) == fast:
+        if runs[0] == runs[1]:
             same += 1
         elif bad is None:
             bad = (k, a)

@@ -1,6 +1,8 @@
 # The loops on a frame's way to the LEDs, as native code: a filled rectangle
-# (FrameBuffer.rect), a glyph of the font at any scale and turn (font.py), and
-# where a frame last differs from the one on the strip (backends/rp2_pio.py).
+# (FrameBuffer.rect), a glyph of the font at any scale and turn (font.py), the
+# sand ring's pixels (screens.timer_ring, Layout.mark_busy, and the room CO.OP's
+# sand leaves round the totals), and where a frame last differs from the one on
+# the strip (backends/rp2_pio.py).
 #
 # Why: in bytecode a pixel written into the wire bytes costs an RP2040 about
 # 11 us (46 us on the emulated chip), so a 32x32 score keeper's screen of
@@ -117,3 +119,47 @@ def last_difference(a: ptr8, b: ptr8, n: int) -> int:
         if a[i] != b[i]:
             return i + 1
     return 0
+
+
+@micropython.viper
+def ring(buf: ptr8, at: ptr16, busy: ptr8, p: ptr32):
+    """The first p[0] ring pixels lit in (p[1], p[2], p[3]) at byte offsets (p[4], p[5], p[6]) of
+    each, but the busy ones (screens.timer_ring)."""
+    lit = int(p[0])
+    r = int(p[1])
+    g = int(p[2])
+    b = int(p[3])
+    ro = int(p[4])
+    go = int(p[5])
+    bo = int(p[6])
+    i = 0
+    while i < lit:
+        if not busy[i]:
+            j = int(at[i])
+            buf[j + ro] = r
+            buf[j + go] = g
+            buf[j + bo] = b
+        i += 1
+
+
+@micropython.viper
+def ring_lit(buf: ptr8, at: ptr16, busy: ptr8, n: int):
+    """busy[i] = 1 where ring pixel i is lit in buf, else 0 (screens.Layout.mark_busy)."""
+    i = 0
+    while i < n:
+        j = int(at[i])
+        busy[i] = 1 if buf[j] or buf[j + 1] or buf[j + 2] else 0
+        i += 1
+
+
+@micropython.viper
+def spread(lit: ptr8, busy: ptr8, n: int, d: int):
+    """busy[k] = 1 for every k within d places round the ring of a lit one (coop_screens)."""
+    k = 0
+    while k < n:
+        if lit[k]:
+            j = k - d
+            while j <= k + d:
+                busy[(j + n) % n] = 1
+                j += 1
+        k += 1

@@ -9,7 +9,7 @@
 
 from array import array
 
-from layerlight import font
+from layerlight import display, font
 
 SEAT_COLOURS = (0xFF1010, 0x1040FF, 0x10D020, 0xFFC000)
 SEAT_ROT = (0, 90, 180, 270)
@@ -67,6 +67,9 @@ class Layout:
         buf = fb.buf
         at = self.ring_at
         busy = self.ring_busy
+        if display.native is not None:
+            display.native.ring_lit(buf, at, busy, len(at))
+            return
         for i in range(len(at)):
             j = at[i]
             busy[i] = 1 if buf[j] or buf[j + 1] or buf[j + 2] else 0
@@ -118,6 +121,18 @@ def timer_ring(fb, layout, left_ms, total_ms, now):
     ro = fb.ro
     go = fb.go
     bo = fb.bo
+    native = display.native
+    if native is not None:
+        p = fb.args
+        p[0] = lit
+        p[1] = r
+        p[2] = g
+        p[3] = b
+        p[4] = ro
+        p[5] = go
+        p[6] = bo
+        native.ring(buf, ring_at, busy, p)
+        return
     for i in range(lit):
         if busy[i]:
             continue

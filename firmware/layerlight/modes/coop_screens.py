@@ -3,7 +3,7 @@
 # picker, the count entry. Functions of the game, registered as its phases'
 # drawers; nothing here allocates: every picture is made of ints.
 
-from layerlight import endings, font, screens
+from layerlight import display, endings, font, screens
 from layerlight.modes.keeper import GREY, big_number, count_entry, fill_edge, menu_word, number_width
 
 # The colours as the LEDs show them. WS2812 light is linear in the value sent,
@@ -110,6 +110,9 @@ def mark_sand_busy(game, fb):
     lit = game.ring_lit
     lit[:] = busy
     n = len(busy)
+    if display.native is not None:
+        display.native.spread(lit, busy, n, 2)
+        return
     for k in range(n):
         if lit[k]:
             for d in range(-2, 3):
