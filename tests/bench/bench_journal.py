@@ -142,9 +142,10 @@ def pico_part():
         return
     _uf2, rom = target.chosen_files()
     rom = rom or target.shared_files()[1]
-    profiles = [None]
-    if os.environ.get("LAYERLIGHT_BENCH_MAX", "1") != "0" and flash_times_known("max"):
-        profiles.append("max")
+    # LAYERLIGHT_BENCH_FLASH=max plays the slowest times alone (LAYERLIGHT_BENCH_MAX=0: typical alone)
+    profiles = [None if p == "typical" else p for p in os.environ.get("LAYERLIGHT_BENCH_FLASH", "typical,max").split(",")]
+    if os.environ.get("LAYERLIGHT_BENCH_MAX", "1") == "0" or not flash_times_known("max"):
+        profiles = [p for p in profiles if p != "max"]
     print("the emulated Pico, Layerlight UF2 (journal on): whole games at the simulator's pace on the pins (the"
           " state asked for once, at the end), every button event that changes the matrix, to the end of the"
           " first frame showing it")
