@@ -115,18 +115,12 @@ class FrameBuffer:
         if native is not None:
             if x >= x1 or y >= y1:
                 return
-            p = self.args
+            p = self.colour_args(5, r, g, b)
             p[0] = width
             p[1] = x
             p[2] = y
             p[3] = x1
             p[4] = y1
-            p[5] = r
-            p[6] = g
-            p[7] = b
-            p[8] = ro
-            p[9] = go
-            p[10] = bo
             native.fill(buf, table, p)
             return
         for yy in range(y, y1):
@@ -136,6 +130,18 @@ class FrameBuffer:
                 buf[j + ro] = r
                 buf[j + go] = g
                 buf[j + bo] = b
+
+    def colour_args(self, at, r, g, b):
+        """self.args, the numbers a native loop is given, with a colour's three bytes and their
+        places in a pixel (ro, go, bo) from args[at] on; the caller fills in the rest."""
+        p = self.args
+        p[at] = r
+        p[at + 1] = g
+        p[at + 2] = b
+        p[at + 3] = self.ro
+        p[at + 4] = self.go
+        p[at + 5] = self.bo
+        return p
 
     def hex_rows(self):
         """The frame as rows of 'RRGGBB' strings (for traces and tests; allocates)."""

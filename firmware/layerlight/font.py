@@ -142,19 +142,13 @@ def _draw_glyph(fb, g, x, y, color, q, s):
     base = g * GLYPH_H
     native = display.native
     if native is not None:
-        p = fb.args
+        p = fb.colour_args(6, cr, cg, cb)
         p[0] = width
         p[1] = height
         p[2] = x
         p[3] = y
         p[4] = q
         p[5] = s
-        p[6] = cr
-        p[7] = cg
-        p[8] = cb
-        p[9] = ro
-        p[10] = go
-        p[11] = bo
         p[12] = base
         native.glyph(buf, table, p, _GLYPHS)
         return

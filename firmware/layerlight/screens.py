@@ -123,14 +123,8 @@ def timer_ring(fb, layout, left_ms, total_ms, now):
     bo = fb.bo
     native = display.native
     if native is not None:
-        p = fb.args
+        p = fb.colour_args(1, r, g, b)
         p[0] = lit
-        p[1] = r
-        p[2] = g
-        p[3] = b
-        p[4] = ro
-        p[5] = go
-        p[6] = bo
         native.ring(buf, ring_at, busy, p)
         return
     for i in range(lit):
