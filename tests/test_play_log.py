@@ -363,3 +363,26 @@ def test_history_reads_the_season_back_with_its_totals(season, tmp_path):
         assert row[1] == "1"  # one play
         assert [int(x) for x in row[2:6]] == [1 if s in winners else 0 for s in (1, 2, 3, 4)]
         assert float(row[6]) == best
+
+
+@pytest.mark.parametrize("game", ["coop", "paper-world"])
+def test_a_score_keepers_record_keeps_what_its_state_says_at_every_step(game):
+    """A score keeper's record is built from result_state(), not the trace's whole state()
+    (which lists every action): at every line of a whole game, and at its final (winners,
+    tie break: Paper World's ends on fewer discards), the two agree on everything a record
+    keeps."""
+    import scenario_lib
+    from layerlight_tools import simcore
+    script, name, players = getattr(scenario_lib, game.replace("-", "_") + "_game")()
+    dev = simcore.make_device(scenario_lib.device_files(), 16, 16, 1, name, players)
+    s = simcore.Simulator(dev)
+    finals = 0
+    for no, line in enumerate(script.split("\n"), 1):
+        s.run_line(line, no)
+        if dev.where != "game":
+            continue
+        state = dev.game.state()
+        kept = dev.game.result_state()
+        assert kept == {k: state[k] for k in kept}, (no, line)
+        finals += state["phase"] == "final"
+    assert finals

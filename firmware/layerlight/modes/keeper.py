@@ -492,6 +492,15 @@ class KeeperGame:
         self.keeper_state(s)
         return s
 
+    def result_state(self):
+        """The part of state() a play log record keeps (layerlight/play_record.py), without
+        the lists of every action the trace gives."""
+        final = self.phase == "final"
+        return {"seats": [x + 1 for x in self.seats], "scores": [self.scores[x] for x in self.seats],
+                "winners": [x + 1 for x in self.winners()] if final else None,
+                "tie_break": getattr(self, "tie_break", None) if final else None,
+                "mission": None, "round": None}
+
     # --- screens the modes share -------------------------------------------------
 
     def draw_join(self, fb, now):
