@@ -32,22 +32,14 @@ def winner_edges(fb, winners, now):
 
 def end_flag(fb, x, y, cell):
     """A chequered flag, 4 x 4 squares of `cell` pixels, top-left at (x, y): the game is over.
-    Written straight into the wire buffer (it is on every final's first frame)."""
-    sc = fb.scale
-    white = sc[0xFF]
-    dim = sc[DIM & 0xFF]  # DIM is a grey: one byte for all three channels
-    buf = fb.buf
-    table = fb.table
-    width = fb.width
+    On every final's first frame: drawn as nine rectangles (the dim flag, then its white
+    squares), each one native loop on the chip, where 64 pixels one by one in bytecode took
+    4.6 ms of the emulated chip at 32x32 (on the way to the light of the entry that ends a game)."""
     size = 4 * cell
-    for yy in range(size):
-        row = (y + yy) * width + x
-        for xx in range(size):
-            v = white if (xx // cell + yy // cell) % 2 == 0 else dim
-            j = table[row + xx] * 3
-            buf[j] = v
-            buf[j + 1] = v
-            buf[j + 2] = v
+    fb.rect(x, y, size, size, DIM)
+    for sy in range(4):
+        for sx in range(sy % 2, 4, 2):
+            fb.rect(x + sx * cell, y + sy * cell, cell, cell, WHITE)
 
 
 FINAL_BLINK_MS = 400   # a winner's total: its colour, then white
