@@ -12,7 +12,8 @@ def pattern(fb, layout, grid, colours):
     """A mission or stack picture: grid of colour indices, colours[i] the LED colour of index i.
 
     Drawn after every press of a race (the background is cached in between),
-    so the writes are inlined: one colour lookup per cell, three byte stores per LED.
+    so the writes of small cells are inlined: one colour lookup per cell, three byte
+    stores per LED.
     """
     n = layout.n
     s = layout.scale
@@ -52,13 +53,15 @@ def pattern(fb, layout, grid, colours):
                 buf[j + go] = g
                 buf[j + bo] = b
                 continue
-            for dy in range(s):
-                for dx in range(s):
-                    j = table[row + dx] * 3
-                    buf[j + ro] = r
-                    buf[j + go] = g
-                    buf[j + bo] = b
-                row += width
+            if s == 1:
+                j = table[row] * 3
+                buf[j + ro] = r
+                buf[j + go] = g
+                buf[j + bo] = b
+                continue
+            # larger cells (32x32): one rectangle each, a native loop on the chip, where
+            # the 900-odd LEDs one by one in bytecode held a race's loop for 40 ms
+            fb.rect(x0 + cx * s, y0 + cy * s, s, s, c)
 
 
 class SolutionShow:
