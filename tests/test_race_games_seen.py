@@ -85,3 +85,31 @@ def test_touching_things_are_told_apart_on_the_leds(make, size):
                            and on_the_edge(c[1], size) != on_the_edge(c[2], size))]
         assert not clashes, "after line %d (%s), %s: %06x at %s touches %06x at %s, %.1f apart" % (
             no, line, state["phase"], clashes[0][3], clashes[0][1], clashes[0][4], clashes[0][2], clashes[0][0])
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["8x8", "16x16", "32x32"])
+def test_the_revealed_mission_fills_every_cell_with_its_colour(size):
+    """The race's first frame: each of the mission's cells is a whole square of the layout's
+    scale (1, 2 and 5 LEDs a side at 8x8, 16x16 and 32x32) in its colour, as capped for the
+    LEDs; a cell drawn a row or a column short shows."""
+    from layerlight_tools import simcore
+    script, game, players = scenario_lib.layers_game()
+    dev = simcore.make_device(scenario_lib.device_files(), size[0], size[1], 1, game, players)
+    sim = simcore.Simulator(dev)
+    for no, line in enumerate(script.split("\n"), 1):
+        sim.run_line(line, no)
+        if dev.where == "game" and dev.game.phase == "race":
+            break
+    g = dev.game
+    assert g.phase == "race"
+    dev.render()
+    fb, lay = dev.fb, g.layout
+    cap = fb.scale
+    s = lay.scale
+    assert s == {8: 1, 16: 2, 32: 5}[size[0]]
+    for cy in range(lay.n):
+        for cx in range(lay.n):
+            c = g.colours[g.mission.pattern[cy * lay.n + cx]]
+            want = (cap[c >> 16] << 16) | (cap[(c >> 8) & 0xFF] << 8) | cap[c & 0xFF]
+            got = {fb.get(lay.x0 + cx * s + dx, lay.y0 + cy * s + dy) for dy in range(s) for dx in range(s)}
+            assert got == {want}, (cx, cy, ["%06x" % v for v in got], "%06x" % want)
