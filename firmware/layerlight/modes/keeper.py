@@ -50,6 +50,7 @@ class KeeperGame:
     DRAWERS = {}
     SEAT_PHASES = ()  # a mode's phases where the turn seat chooses (drawn facing it)
     GROWN = ("log",)  # the log only grows, or loses its last action to an undo (modes/__init__.py)
+    tie_break = None  # which rule settled a tied final: a mode that breaks ties sets it
 
     def __init__(self, ctx, seats=None, first_player=None, saved=None):
         self.ctx = ctx
@@ -498,7 +499,7 @@ class KeeperGame:
         final = self.phase == "final"
         return {"seats": [x + 1 for x in self.seats], "scores": [self.scores[x] for x in self.seats],
                 "winners": [x + 1 for x in self.winners()] if final else None,
-                "tie_break": getattr(self, "tie_break", None) if final else None,
+                "tie_break": self.tie_break if final else None,
                 "mission": None, "round": None}
 
     # --- screens the modes share -------------------------------------------------
