@@ -29,6 +29,8 @@ BOOTROM_SIZE = 16384
 UF2_HELP = "the Pico's MicroPython UF2 from https://micropython.org/download/RPI_PICO/"
 BOOTROM_HELP = ("the RP2040 boot ROM (B1, 16 KB) from raspberrypi/pico-bootrom or the rp2040js "
                 "repository's demo folder")
+# LAYERLIGHT_NODE_ARGS: Node's own options for every emulator started (a developer's
+# profile: "--cpu-prof --cpu-prof-dir=DIR"; Node refuses those in NODE_OPTIONS)
 WALL_TIMEOUT_S = 600   # no answer from the emulator for this long: it is stuck
 # the flash chip's program and erase times (pico.mjs, FLASH_TIMES): as a W25Q16JV
 # usually takes, or the most its datasheet allows
@@ -95,7 +97,7 @@ class Pico:
         self.log = log
         self.flash_times = flash_times(times)
         self.proc = subprocess.Popen(
-            ["node", SCRIPT, bootrom, uf2, flash_image or "-", str(data_pin), str(buzzer_pin)],
+            ["node"] + os.environ.get("LAYERLIGHT_NODE_ARGS", "").split() + [SCRIPT, bootrom, uf2, flash_image or "-", str(data_pin), str(buzzer_pin)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
             env=dict(os.environ, LAYERLIGHT_FLASH_TIMES=self.flash_times))
         self.cond = threading.Condition()
@@ -281,6 +283,15 @@ class Pico:
         got = next(a for a in self._acks if a.get("ev") == "irq_off")
         self._acks.remove(got)
         return got["longest_us"], got["no_flash_us"]
+
+    def load(self):
+        """What the core did since the last ask: {"instructions", "asleep_us", "span_us"} (asleep:
+        in WFI/WFE, waiting for an interrupt)."""
+        self._send(cmd="load")
+        self._wait(lambda: any(a.get("ev") == "load" for a in self._acks), "the core's load")
+        got = next(a for a in self._acks if a.get("ev") == "load")
+        self._acks.remove(got)
+        return got
 
     def save_flash(self, path):
         self._send(cmd="save_flash", path=path)

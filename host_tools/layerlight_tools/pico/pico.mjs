@@ -298,8 +298,19 @@ function powerCut(afterUs) {
 // --- USB serial --------------------------------------------------------------
 
 const cdc = new USBCDC(mcu.usbCtrl);
-const toDevice = [];    // bytes waiting for room in the emulated USB FIFO
+const toDevice = [];    // bytes the host has for the device, not yet sent
 let connected = false;
+// A USB host sends an OUT packet only when it has bytes to send: the device's armed OUT
+// endpoint waits (NAKed) until then. rp2040js's USBCDC answers every arming at once, with an
+// empty packet when it has nothing, and the device arms again: a transfer every 10 us for as
+// long as the port is open, which kept the emulated CPU in its USB interrupt and never let
+// it sleep. Here the arming waits for the host's bytes, as on a cable.
+let armedOut = 0;       // the size of the device's armed OUT buffer (0: not armed)
+cdc.usb.onEndpointRead = (endpoint, size) => {
+  if (endpoint !== cdc.outEndpoint) return;
+  armedOut = size;
+  feedSerial();
+};
 cdc.onDeviceConnected = () => {
   connected = true;
   emit({ ev: 'connected', us: clock.micros });
@@ -309,9 +320,10 @@ cdc.onSerialData = (buffer) => {
 };
 
 function feedSerial() {
-  while (toDevice.length && !cdc.txFIFO.full) {
-    cdc.sendSerialByte(toDevice.shift());
-  }
+  if (!armedOut || !toDevice.length) return;
+  const packet = Uint8Array.from(toDevice.splice(0, armedOut));
+  armedOut = 0;
+  cdc.usb.endpointReadDone(cdc.outEndpoint, packet);
 }
 
 // --- the watchdog: a timeout resets the chip, as on a board ------------------
@@ -357,6 +369,7 @@ function watchdogReset() {
   // USB goes down and comes back: the host enumerates the port again
   connected = false;
   toDevice.length = 0;
+  armedOut = 0;
   Object.assign(cdc, { initialized: false, descriptorsSize: null, descriptors: [], outEndpoint: -1, inEndpoint: -1 });
   cdc.txFIFO.reset();
   emit({ ev: 'watchdog_reset', us: clock.micros });
@@ -445,6 +458,9 @@ const irqOff = { longest: 0, noFlash: 0 };
 let pmSince = -1;
 let pmWrites = 0;
 
+// what the core did since asked: instructions run, and time asleep (WFI/WFE) in ns
+const load = { instructions: 0, asleepNs: 0, since: 0 };
+
 let untilUs = 0;        // emulated time may run up to here
 let pendingAt = false;  // a "run" waits for its "at"
 
@@ -457,9 +473,11 @@ function runChunk() {
       // on while the host's time runs, instead of the emulator spinning with time stood still
       const step = clock.nextAlarm ? Math.min(clock.nanosToNextAlarm, limit - clock.nanos) : limit - clock.nanos;
       clock.tick(step);
+      load.asleepNs += step;
       i += step / cycleNanos;
     } else {
       clock.tick(core.executeInstruction() * cycleNanos);
+      load.instructions++;
     }
     if (core.PM) {
       if (pmSince < 0) { pmSince = clock.nanos; pmWrites = chip.writes; }
@@ -469,7 +487,6 @@ function runChunk() {
       if (chip.writes === pmWrites && d > irqOff.noFlash) irqOff.noFlash = d;
       pmSince = -1;
     }
-    if (toDevice.length) feedSerial();
   }
   checkQuiet();
   if ((clock.nanos >= limit || poweredOff) && pendingAt) {
@@ -514,7 +531,7 @@ const commands = {
   },
   serial(c) {
     toDevice.push(...Buffer.from(c.hex, 'hex'));
-    if (connected) feedSerial();
+    feedSerial();
   },
   save_flash(c) {
     saveFlash(c.path);
@@ -527,6 +544,11 @@ const commands = {
     emit({ ev: 'irq_off', longest_us: irqOff.longest / 1000, no_flash_us: irqOff.noFlash / 1000 });
     irqOff.longest = 0;
     irqOff.noFlash = 0;
+  },
+  load() {              // instructions run and time asleep since the last ask
+    emit({ ev: 'load', instructions: load.instructions, asleep_us: load.asleepNs / 1000,
+      span_us: clock.micros - load.since });
+    Object.assign(load, { instructions: 0, asleepNs: 0, since: clock.micros });
   },
   debug() {             // where the chip is (for a person looking into a hang)
     emit({ ev: 'debug', us: clock.micros, pc: mcu.core.PC, regs: Array.from(mcu.core.registers.slice(0, 16)).map((r) => r >>> 0), waiting: mcu.core.waiting,
