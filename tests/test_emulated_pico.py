@@ -29,7 +29,10 @@ from layerlight_tools.pico import session, target, wire
 
 import flash_cuts
 import pico_games
+import uf2_fixture
 from uf2_fixture import uf2_image  # noqa: F401 (a pytest fixture: the Layerlight UF2's flash image)
+
+pytestmark = pytest.mark.chip  # the emulated RP2040: in make test, not in make quick
 
 SIZE = 16
 
@@ -154,25 +157,18 @@ def with_history(script):
     return script.rstrip("\n") + "\n" + HISTORY
 
 
-@pytest.fixture(scope="module")
-def played(uf2_image, tmp_path_factory):
-    """Every mode's short game played on emulated Picos running the Layerlight UF2, two at a
-    time (one per core)."""
-    flashed = uf2_image
-    def one(entry):
-        name, script, game, players, seed = entry
-        folder = str(tmp_path_factory.mktemp(name))
-        # clean edges: a bounce read can count a change one instant late, as on a board
-        # (test_a_long_contact_bounce_is_one_press); the simulator knows no bounce
-        return name, play_on_pico(flashed, folder, with_history(script), game, players, seed, bounce=False)
-    with ThreadPoolExecutor(max_workers=max(2, min(4, os.cpu_count() or 2))) as pool:
-        return dict(pool.map(one, GAMES))
+def played(uf2_image, folder, entry):
+    """One mode's short game played on an emulated Pico running the Layerlight UF2, HISTORY after it."""
+    name, script, game, players, seed = entry
+    # clean edges: a bounce read can count a change one instant late, as on a board
+    # (test_a_long_contact_bounce_is_one_press); the simulator knows no bounce
+    return play_on_pico(uf2_image, folder, with_history(script), game, players, seed, bounce=False)
 
 
 @pytest.mark.parametrize("entry", GAMES, ids=[g[0] for g in GAMES])
-def test_every_mode_plays_on_the_pico_as_in_the_simulator(entry, played):
+def test_every_mode_plays_on_the_pico_as_in_the_simulator(entry, uf2_image, tmp_path):
     name, script, game, players, seed = entry
-    device = played[name]
+    device = played(uf2_image, str(tmp_path), entry)
     expected = per_instant(with_history(script), sim_trace(with_history(script), game, players, seed))
     assert len(device) == len(expected)
     lines = [line for line in with_history(script).split("\n") if line.split("#")[0].strip()]
@@ -602,5 +598,27 @@ def test_a_chip_asleep_with_nothing_to_wake_it_still_lets_the_time_asked_pass(tm
         ran.join(60)
         assert not ran.is_alive(), "the emulator's time stood still at t=%d us" % pico.us
         assert pico.us >= 50000
+    finally:
+        pico.close()
+
+
+def test_a_quiet_console_lets_the_chip_sleep_and_a_line_still_reaches_it(uf2_image, tmp_path):
+    """A USB host sends an OUT packet only when it has bytes: the board's armed endpoint waits.
+    (rp2040js's own USBCDC answered every arming at once with an empty packet, a transfer every
+    10 us that kept the emulated CPU in its USB interrupt, never asleep, and slowed every
+    emulated test and figure.) At the menu with nothing on the console the chip sleeps between
+    its loop's steps; a host link request still gets its answer."""
+    image = uf2_fixture.copy_image(uf2_image, tmp_path)
+    pico = target.power_on(uf2_image["uf2"], uf2_image["rom"], image)
+    try:
+        pico.run_ms(1500)  # booted, at the menu
+        pico.load()
+        pico.run_ms(1000)
+        idle = pico.load()
+        assert idle["span_us"] >= 1000000
+        assert idle["asleep_us"] > 0.5 * idle["span_us"], idle
+        before = pico.us
+        session.Session(pico).begin(1)  # a line over USB, and the board's answer
+        assert pico.us - before < 500000
     finally:
         pico.close()
