@@ -184,8 +184,19 @@ UF2_IF_SOURCE := $(if $(filter tarball dir,$(MPY_SOURCE)),$(UF2))
 
 test: $(UF2_IF_SOURCE)
 
+# Every test, spread over this machine's cores (pytest-xdist; tests/conftest.py keeps the tests
+# that share a fixture on one worker and starts the emulated chip's first); it ends with the ten
+# slowest tests and the total. TEST_WORKERS=1 runs them in one process.
+TEST_WORKERS ?= auto
+PYTEST_PARALLEL = -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 test: $(STAMP) $(NODE_STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q $(PYTEST_PARALLEL) --durations=10 --durations-min=1 $(PYTEST_ARGS)
+
+# The edit-test loop: the CPython and WebAssembly MicroPython tests alone, none that runs the
+# emulated RP2040 (marked `chip`) or needs the UF2; make test stays the whole proof CI runs.
+.PHONY: quick
+quick: $(STAMP) $(NODE_STAMP)
+	$(PY) -m pytest -q $(PYTEST_PARALLEL) -m "not chip" --durations=10 --durations-min=1 $(PYTEST_ARGS)
 
 bench: $(STAMP) $(NODE_STAMP) $(UF2_IF_SOURCE)
 	$(PY) tests/bench/run.py

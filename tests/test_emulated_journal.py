@@ -26,6 +26,8 @@ from uf2_fixture import uf2_image  # noqa: F401 (a pytest fixture: the Layerligh
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench"))
 import wire_frames  # noqa: E402
 
+pytestmark = pytest.mark.chip  # the emulated RP2040: in make test, not in make quick
+
 JOURNAL = (0x98000, 0xA0000)           # the save journal's flash (uf2/boards/LAYERLIGHT_PICO)
 
 
@@ -79,6 +81,11 @@ def lit_after(events, frames, origin):
 
 
 KEEPERS = [("coop", 16), ("paper-world", 32), ("coop", 32)]
+# the two tests of one game read one run (keeper_run): under make test's workers they run on
+# the same one (tests/conftest.py), each game's pair on whichever is free
+KEEPER_PARAMS = [pytest.param(game, size, id="%s-%d" % (game, size),
+                              marks=pytest.mark.xdist_group("journal-%s-%d" % (game, size)))
+                 for game, size in KEEPERS]
 _RUNS = {}
 
 
@@ -97,7 +104,7 @@ def keeper_run(uf2_image, tmp_path, game, size):
     return _RUNS[game, size]
 
 
-@pytest.mark.parametrize("game,size", KEEPERS, ids=["%s-%d" % k for k in KEEPERS])
+@pytest.mark.parametrize("game,size", KEEPER_PARAMS)
 def test_a_whole_keeper_game_at_the_simulators_pace_ends_as_in_the_simulator_and_no_press_waits_on_the_flash(
         uf2_image, tmp_path, game, size):
     """No pause after an entry (tests/pico_games.py paced the emulated games while a save cost
@@ -124,7 +131,7 @@ def test_a_whole_keeper_game_at_the_simulators_pace_ends_as_in_the_simulator_and
 LIGHT_MS = {8: 80, 16: 80, 32: 120}  # a frame (issue 33), emulated time, unscaled
 
 
-@pytest.mark.parametrize("game,size", KEEPERS, ids=["%s-%d" % k for k in KEEPERS])
+@pytest.mark.parametrize("game,size", KEEPER_PARAMS)
 def test_every_press_in_a_whole_unpaced_keeper_game_lights_within_a_frame(uf2_image, tmp_path, game, size):
     """Press (or release) to the end of the first frame on the data pin that shows what it
     changed, for every button event of the game (the same run as the test above)."""

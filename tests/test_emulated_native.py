@@ -13,6 +13,8 @@ from layerlight_tools.pico import target
 
 import uf2_fixture
 
+pytestmark = pytest.mark.chip  # the emulated RP2040: in make test, not in make quick
+
 # Run at the REPL of the emulated Pico (paste mode): random drawing ops, each made twice from the
 # same starting bytes, once with display.native and once with the Python loops; prints one line
 # per size, "same N", or the first op whose bytes differ.

@@ -16,6 +16,8 @@ import uf2_fixture
 from uf2_fixture import uf2_image  # noqa: F401 (a pytest fixture)
 from test_emulated_pico import GAMES, after_power_on, saves_in
 
+pytestmark = pytest.mark.chip  # the emulated RP2040: in make test, not in make quick
+
 BOARD_DIR = os.path.join(uf2_fixture.REPO, "uf2", "boards", "LAYERLIGHT_PICO")
 
 

@@ -17,6 +17,7 @@ LAYERLIGHT = os.path.join(REPO, ".venv", "bin", "layerlight")
 LAYOUT = uf2.board_layout(os.path.join(REPO, "uf2", "boards", "LAYERLIGHT_PICO"))
 
 
+@pytest.mark.chip  # the Layerlight UF2 built (make uf2): make test, not make quick
 def test_make_uf2_again_with_nothing_changed_does_nothing():
     path = uf2_fixture.built_uf2()
     port_uf2 = os.path.join(REPO, "build", "mpsrc", "ports", "rp2", "build-LAYERLIGHT_PICO", "firmware.uf2")

@@ -151,6 +151,7 @@ def test_dist_names_the_uf2_for_its_version_with_its_sha256(tmp_path):
     assert "is not a UF2 file" in str(e.value) and "\n" not in str(e.value)
 
 
+@pytest.mark.chip  # the Layerlight UF2 built (make uf2): make test, not make quick
 def test_make_dist_gives_the_built_uf2_under_its_frozen_version():
     built = uf2_fixture.built_uf2()
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}

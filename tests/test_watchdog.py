@@ -30,6 +30,8 @@ from layerlight_tools.pico.bridge import SerialBridge
 import test_doctor
 import uf2_fixture
 
+pytestmark = pytest.mark.chip  # the emulated RP2040: in make test, not in make quick
+
 SIZE = 16
 
 

@@ -1,0 +1,74 @@
+"""How `make test` spreads the tests over this machine's cores (pytest-xdist, `-n auto
+--dist loadgroup`), and what it says at the end.
+
+- Tests that share a module-scoped fixture (a flashed image, a board booted once) run on one
+  worker, so that the fixture is made once: each gets an xdist_group named for its module and
+  those fixtures. Every other test goes wherever a worker is free.
+- The heaviest start first, so that no worker is left with a long test at the end while the
+  other sits idle: the emulated chip's tests (their files in HEAVY, heaviest first), then
+  everything else in the order collected.
+- The run ends with its ten slowest tests and its total (`--durations=10` and pytest's own
+  summary line, set in the Makefile), so that a change that adds minutes shows in its own run.
+"""
+
+import pytest
+
+# The test files that run the emulated RP2040, heaviest first (docs/development.md says what
+# each proves that no quicker test does). A file not named here runs after these.
+HEAVY = [
+    "test_emulated_pico.py",
+    "test_emulated_journal.py",
+    "test_emulated_worst.py",
+    "test_watchdog.py",
+    "test_emulated_uf2.py",
+    "test_emulated_native.py",
+    "test_enclosure.py",
+    "test_doctor.py",
+    "test_monitor.py",
+    "test_flash.py",
+    "test_web_flash.py",
+]
+SHARED_SCOPES = ("module", "class", "package")
+
+
+def _shared_fixtures(item):
+    """The fixtures this test shares with others of its file: module-scoped ones, and
+    session-scoped ones the file defines itself (the enclosure's renders). A session fixture
+    from a helper module (uf2_fixture.uf2_image) is made once per worker wherever it runs."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return []
+    shared = []
+    for name, defs in info.name2fixturedefs.items():
+        if not defs:
+            continue
+        d = defs[-1]
+        own = getattr(d.func, "__module__", None) == item.module.__name__
+        if d.scope in SHARED_SCOPES or (d.scope == "session" and own):
+            shared.append(name)
+    return sorted(shared)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    # tests of one file that share any fixture, directly or through another test, are one group
+    # (named for its fixtures): a fixture is made once, on the worker that runs its group
+    parent = {}
+
+    def find(key):
+        while parent.setdefault(key, key) != key:
+            key = parent[key]
+        return key
+    keys = {}
+    for item in items:
+        keys[item] = [(item.module.__name__, name) for name in _shared_fixtures(item)]
+        for key in keys[item]:
+            parent[find(key)] = find(keys[item][0])
+    members = {}
+    for key in parent:
+        members.setdefault(find(key), []).append(key[1])
+    for item in items:
+        if keys[item]:
+            module, _name = root = find(keys[item][0])
+            item.add_marker(pytest.mark.xdist_group("%s:%s" % (module, "+".join(sorted(members[root])))))
+    rank = {name: i for i, name in enumerate(HEAVY)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(HEAVY)))  # stable: the rest in order
