@@ -100,3 +100,44 @@ def test_a_used_up_level_is_refused_until_every_pile_is_used(tmp_path):
         sim.run_line(line, 10 + i)
     # every pile was used: all shuffled again, level 3 is back
     assert dev.state()["phase"] == "solve" and dev.state()["mission"]["level"] == 3
+
+
+@pytest.mark.parametrize("game", ["time-attack", "layers"])
+def test_a_game_saved_under_a_longer_timer_resumes_under_a_shorter_one(game):
+    """A game saved under ATTACK 3:00 (or TIMER 90 S) is switched off; SETTINGS then says 1:00
+    (20 S); RESUME goes on with the game's own length: no crash, the sand never more than its
+    ring (on the chip, native_draw.ring reads and writes by the lit count unchecked), the clock
+    where it was."""
+    storage = simcore.MemoryStorage(device_files())
+    storage.files[persist.SETTINGS] = persist.encode({"attack_s": 180, "timer_s": 90})
+    players = 1 if game == "time-attack" else 2
+    dev = simcore.make_device(None, 16, 16, 5, game, players, storage=storage)
+    sim = simcore.Simulator(dev, frames=True)
+    want = "solve" if game == "time-attack" else "race"
+    for no in range(1, 8):
+        if dev.state()["phase"] == want:
+            break
+        sim.run_line("press A", no)
+    if game == "layers":
+        # a race is saved at its reveal and its end; a firmware before timer_length saved its
+        # sand mid-race too: that save, under TIMER 90 S
+        saved = persist.decode(storage.files[persist.GAME])
+        saved["snap"].pop("timer_length", None)
+        saved["snap"]["timer_left"] = 85000
+        storage.files[persist.GAME] = persist.encode(saved)
+    else:
+        sim.run_line("wait 3000", no + 1)
+        before = dev.state()
+        assert before["timer_ms"] is not None and before["timer_ms"] > 60000
+    # switched off; the settings menu then writes the shorter timers
+    storage.files[persist.SETTINGS] = persist.encode({"attack_s": 60, "timer_s": 20})
+    dev = simcore.make_device(None, 16, 16, 6, None, players, storage=storage)
+    sim = simcore.Simulator(dev, frames=True)
+    assert dev.state()["choice"] == "RESUME"
+    for no, line in enumerate(["press A", "wait 500", "wait 500"], 1):
+        sim.run_line(line, no)
+        s = dev.state()
+        assert s["game"] == game and s["phase"] != "error", s
+    assert 20000 < s["timer_ms"] <= (180000 if game == "time-attack" else 85000)
+    if game == "time-attack":
+        assert 60000 < s["timer_ms"] <= 180000  # the attack's own length, less what was played

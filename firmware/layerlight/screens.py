@@ -108,6 +108,13 @@ def timer_ring(fb, layout, left_ms, total_ms, now):
     busy = layout.ring_busy
     count = len(ring_at)
     lit = (left_ms * count + total_ms - 1) // total_ms if total_ms > 0 else 0
+    # never more than the ring: a game saved under a longer timer and resumed under a shorter
+    # one has more time left than the setting (the native loop reads busy[] and ring_at[] by
+    # this count, unchecked, and writes at what it read)
+    if lit > count:
+        lit = count
+    elif lit < 0:
+        lit = 0
     c = RING
     if left_ms <= 5000:
         if (left_ms // 250) % 2:

@@ -102,8 +102,10 @@ class TableGame(MissionGame):
         if self.round_tiles and self.round >= 1 and self.phase not in ("join", "first_player", "final"):
             self.tile = self.tiles[self.round - 1]
         left = snap.get("timer_left")
-        self.timer_length = snap.get("timer_length") or self.timer_total
+        # the race's own length, whatever TIMER says now (a save without it: long enough)
+        self.timer_length = snap.get("timer_length") or max(self.timer_total, left or 0)
         if left is not None:
+            left = min(left, self.timer_length)
             self.resume_left = max(left, min(RESUME_MIN_MS, self.timer_length))
         else:
             self.resume_left = None

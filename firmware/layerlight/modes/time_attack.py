@@ -65,6 +65,7 @@ class Mode(MissionGame):
     def snapshot(self):
         snap = MissionGame.snapshot(self)
         snap["clock_left"] = self.clock_left
+        snap["clock_total"] = self.clock_total  # the attack's own length: ATTACK may change before a resume
         return snap
 
     def restore(self, snap):
@@ -72,6 +73,11 @@ class Mode(MissionGame):
         MissionGame.restore(self, snap)
         self.shown_score = self.score
         left = snap.get("clock_left")
+        # the attack goes on as it began, whatever ATTACK says now (a save from before
+        # clock_total was kept: long enough for what was left)
+        self.clock_total = snap.get("clock_total") or max(self.clock_total, left or 0)
+        if left is not None:
+            left = min(left, self.clock_total)
         self.resume_left = None if left is None else max(left, min(RESUME_MIN_MS, self.clock_total))
 
     def resumed(self, now):
