@@ -9,6 +9,8 @@ import os
 import random
 import shutil
 
+import pytest
+
 from layerlight_tools.pico import session, target
 
 import pico_games

@@ -41,7 +41,13 @@ def built_uf2():
     """build/layerlight-pico.uf2, brought up to date by `make uf2`."""
     if not os.path.isdir(SHARED_MICROPYTHON) and not os.path.isfile(UF2):
         pytest.skip("no ../shared/micropython to build the Layerlight UF2 from")
-    r = subprocess.run(["make", "-s", "uf2"], cwd=REPO, capture_output=True, text=True, timeout=1800)
+    # one make at a time: make test's workers each ask, and two makes of the port at once
+    # would build over each other (a changed firmware file, between two runs)
+    import fcntl
+    os.makedirs(os.path.join(REPO, "build"), exist_ok=True)
+    with open(os.path.join(REPO, "build", ".uf2.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        r = subprocess.run(["make", "-s", "uf2"], cwd=REPO, capture_output=True, text=True, timeout=1800)
     assert r.returncode == 0, "make uf2 failed:\n" + (r.stdout + r.stderr)[-3000:]
     assert os.path.isfile(UF2)
     return UF2
