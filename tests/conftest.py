@@ -13,6 +13,10 @@
 
 import pytest
 
+# the emulated Pico's flash images, defined here once for every file (imported into each test
+# file, a session fixture would be a definition of that file's and made again for each)
+from uf2_fixture import stock_flashed, uf2_image  # noqa: F401 (pytest fixtures)
+
 # The test files that run the emulated RP2040, heaviest first (docs/development.md says what
 # each proves that no quicker test does). A file not named here runs after these.
 HEAVY = [
@@ -70,21 +74,20 @@ def pytest_collection_modifyitems(session, config, items):
         while parent.setdefault(key, key) != key:
             key = parent[key]
         return key
+    # and tests that carry one xdist_group mark, whatever their file (a session fixture two
+    # files share: uf2_fixture.stock_flashed)
     keys = {}
     for item in items:
-        keys[item] = [(item.module.__name__, name) for name in _shared_fixtures(item)]
+        keys[item] = [(item.module.__name__ + ":", name) for name in _shared_fixtures(item)]
+        keys[item] += [("", mark.args[0]) for mark in item.iter_markers("xdist_group")]
         for key in keys[item]:
             parent[find(key)] = find(keys[item][0])
     members = {}
     for key in parent:
-        members.setdefault(find(key), []).append(key[1])
+        members.setdefault(find(key), []).append(key[0] + key[1])
     grouped = getattr(config.option, "loadgroup", False)  # set by xdist in a worker of --dist loadgroup
     for item in items:
-        names = [mark.args[0] for mark in item.iter_markers("xdist_group")]
-        if keys[item]:
-            module, _name = root = find(keys[item][0])
-            names.append("%s:%s" % (module, "+".join(sorted(members[root]))))
-        if names and grouped:
-            _in_group(item, "_".join(sorted(set(names))))
+        if keys[item] and grouped:
+            _in_group(item, "+".join(sorted(members[find(keys[item][0])])))
     rank = {name: i for i, name in enumerate(HEAVY)}
     items.sort(key=lambda item: rank.get(item.path.name, len(HEAVY)))  # stable: the rest in order

@@ -21,7 +21,6 @@ import pico_games
 import scenario_lib
 from test_emulated_pico import after_power_on, per_instant, play_cut, sim_trace
 import uf2_fixture
-from uf2_fixture import uf2_image  # noqa: F401 (a pytest fixture: the Layerlight UF2's flash image)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench"))
 import wire_frames  # noqa: E402

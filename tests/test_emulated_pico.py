@@ -30,57 +30,22 @@ from layerlight_tools.pico import session, target, wire
 import flash_cuts
 import pico_games
 import uf2_fixture
-from uf2_fixture import uf2_image  # noqa: F401 (a pytest fixture: the Layerlight UF2's flash image)
+from uf2_fixture import booted, rp2_files
 
 pytestmark = pytest.mark.chip  # the emulated RP2040: in make test, not in make quick
 
 SIZE = 16
 
 
-def rp2_files():
-    uf2, rom = target.chosen_files()
-    shared_uf2, shared_rom = target.shared_files()
-    uf2, rom = uf2 or shared_uf2, rom or shared_rom
-    if os.path.isdir(target.SHARED_RP2):
-        assert uf2 and rom, "%s exists but lacks the UF2 or the boot ROM" % target.SHARED_RP2
-    elif not (uf2 and rom):
-        pytest.skip("no UF2 and boot ROM: set LAYERLIGHT_UF2 and LAYERLIGHT_BOOTROM")
-    return uf2, rom
-
-
 SETTINGS = dict(pico_games.SHORT, width=SIZE, height=SIZE)
 
 
-@pytest.fixture(scope="module")
-def flashed(tmp_path_factory):
-    """A flash image with the firmware put on by `layerlight flash` from a blank chip, and what the
-    first flash and an unchanged second one (after a power cycle) did."""
-    uf2, rom = rp2_files()
-    image = str(tmp_path_factory.mktemp("pico") / "flash.bin")
-    pico = target.power_on(uf2, rom, image)
-    try:
-        first = target.flash(pico, SETTINGS)
-    finally:
-        pico.close(keep=True)
-    pico = target.power_on(uf2, rom, image)
-    try:
-        # 2 s: the stock firmware imports its .mpy files from LittleFS (the journal's and the
-        # chip's modules made that longer: 8 frames were on the wire by 1.5 s)
-        boot_frames = booted(pico, 2000)
-        second = target.flash(pico, SETTINGS)
-    finally:
-        pico.close(keep=True)
-    return {"uf2": uf2, "rom": rom, "image": image, "first": first, "second": second, "boot_frames": boot_frames}
+STOCK = pytest.mark.xdist_group("stock-flashed")  # uf2_fixture.stock_flashed, made once a worker
 
 
-def booted(pico, ms=1500):
-    """The frames a Pico powered on sends in its first ms of running its firmware."""
-    pico.run_ms(ms)
-    with pico.cond:
-        return [f["data"] for f in pico.frames]
-
-
-def test_flash_from_nothing_then_the_menu_on_a_power_cycle_then_nothing_to_copy(flashed):
+@STOCK
+def test_flash_from_nothing_then_the_menu_on_a_power_cycle_then_nothing_to_copy(stock_flashed):
+    flashed = stock_flashed
     first, second = flashed["first"], flashed["second"]
     from layerlight_tools import flash
     assert first["previous"] is None and first["main"]
@@ -529,7 +494,9 @@ def test_a_power_cut_while_a_game_is_logged_loses_nothing_and_logs_it_once(uf2_i
         assert page["scores"] == marks[-3][2]["scores"], where
 
 
-def test_the_uf2_onto_a_pico_flashed_on_stock_micropython(flashed, uf2_image, tmp_path):
+@STOCK
+def test_the_uf2_onto_a_pico_flashed_on_stock_micropython(stock_flashed, uf2_image, tmp_path):
+    flashed = stock_flashed
     """A table's Pico that ran stock MicroPython with the firmware as files gets the Layerlight UF2:
     it boots the frozen firmware with the table's settings (the slot main.py left there is not
     run), and `layerlight flash` then removes what the stock flash left and copies nothing else."""

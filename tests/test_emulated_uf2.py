@@ -13,7 +13,6 @@ from layerlight_tools import firmware_files, simcore, uf2
 from layerlight_tools.pico import session, target, wire
 
 import uf2_fixture
-from uf2_fixture import uf2_image  # noqa: F401 (a pytest fixture)
 from test_emulated_pico import GAMES, after_power_on, saves_in
 
 pytestmark = pytest.mark.chip  # the emulated RP2040: in make test, not in make quick

@@ -17,7 +17,6 @@ import pico_games
 from scenario_lib import Player
 import flash_cuts
 from test_emulated_pico import SETTINGS, SIZE, a_scoring_save, after_power_on, play_cut, same_as_sim
-from uf2_fixture import uf2_image  # noqa: F401 (a pytest fixture: the Layerlight UF2's flash image)
 
 pytestmark = pytest.mark.chip  # the emulated RP2040: in make test, not in make quick
 

@@ -18,6 +18,7 @@ fixture (its second flash goes onto a board running the firmware, watchdog on).
 """
 
 import json
+import shutil
 import time
 
 import pytest
@@ -319,14 +320,16 @@ class SlowHost:
         return self.progress.file(*args)
 
 
-def test_reflashing_a_running_board_on_stock_micropython_completes(tmp_path):
+@pytest.mark.xdist_group("stock-flashed")  # uf2_fixture.stock_flashed, made once a worker
+def test_reflashing_a_running_board_on_stock_micropython_completes(stock_flashed, tmp_path):
     """`layerlight flash` onto a board running the firmware, on stock MicroPython, its watchdog
     at 1 s: the flash (a soft reset into the raw REPL, then the files) takes longer than that,
-    and completes; the firmware runs again afterwards."""
-    from test_emulated_pico import rp2_files
-    uf2_path, rom = rp2_files()
+    and completes; the firmware runs again afterwards. (The board flashed from nothing is
+    uf2_fixture's: here its settings change to the 1 s watchdog first.)"""
     settings = {"watchdog_ms": 1000}
-    pico = target.power_on(uf2_path, rom, str(tmp_path / "flash.bin"))
+    image = str(tmp_path / "flash.bin")
+    shutil.copyfile(stock_flashed["image"], image)
+    pico = target.power_on(stock_flashed["uf2"], stock_flashed["rom"], image)
     try:
         target.flash(pico, settings)
         pico.run_ms(1500)  # the firmware's loop runs: the watchdog is on

@@ -1,11 +1,15 @@
-"""The Layerlight UF2 (build/layerlight-pico.uf2) on the emulated Pico, as a fixture for any test.
-
-    from uf2_fixture import uf2_image  # noqa: F401 (a pytest fixture)
+"""The emulated Pico's flash images, as fixtures for any test (tests/conftest.py makes them
+known to every test file: one definition, so each is made once per worker):
 
     def test_something(uf2_image, tmp_path):
         image = uf2_fixture.copy_image(uf2_image, tmp_path)
         pico = target.power_on(uf2_image["uf2"], uf2_image["rom"], image)
         ...
+
+`stock_flashed` is a Pico on the stock MicroPython UF2 with the firmware put on by
+`layerlight flash` from a blank chip, then powered off and on and flashed again unchanged
+(what both flashes did, the frames of the boot between them). Tests that use it carry
+`pytest.mark.xdist_group("stock-flashed")`, so that make test's workers make it once.
 
 `uf2_image` is made once per test session: a blank chip powered on with the UF2 alone
 (what it printed and drew, what its filesystem and ROMFS held), then the short-game
@@ -61,6 +65,48 @@ def boot_rom():
     elif not rom:
         pytest.skip("no boot ROM: set LAYERLIGHT_BOOTROM")
     return rom
+
+
+def rp2_files():
+    """The stock MicroPython UF2 and the boot ROM: LAYERLIGHT_UF2 / LAYERLIGHT_BOOTROM, else the
+    ones kept beside the repository (where that folder exists, a missing one is a failure)."""
+    uf2, rom = target.chosen_files()
+    shared_uf2, shared_rom = target.shared_files()
+    uf2, rom = uf2 or shared_uf2, rom or shared_rom
+    if os.path.isdir(target.SHARED_RP2):
+        assert uf2 and rom, "%s exists but lacks the UF2 or the boot ROM" % target.SHARED_RP2
+    elif not (uf2 and rom):
+        pytest.skip("no UF2 and boot ROM: set LAYERLIGHT_UF2 and LAYERLIGHT_BOOTROM")
+    return uf2, rom
+
+
+def booted(pico, ms=1500):
+    """The frames a Pico powered on sends in its first ms of running its firmware."""
+    pico.run_ms(ms)
+    with pico.cond:
+        return [f["data"] for f in pico.frames]
+
+
+@pytest.fixture(scope="session")
+def stock_flashed(tmp_path_factory):
+    """A flash image with the firmware put on by `layerlight flash` from a blank chip, and what the
+    first flash and an unchanged second one (after a power cycle) did."""
+    uf2, rom = rp2_files()
+    image = str(tmp_path_factory.mktemp("pico") / "flash.bin")
+    pico = target.power_on(uf2, rom, image)
+    try:
+        first = target.flash(pico, SETTINGS)
+    finally:
+        pico.close(keep=True)
+    pico = target.power_on(uf2, rom, image)
+    try:
+        # 2 s: the stock firmware imports its .mpy files from LittleFS (the journal's and the
+        # chip's modules made that longer: 8 frames were on the wire by 1.5 s)
+        boot_frames = booted(pico, 2000)
+        second = target.flash(pico, SETTINGS)
+    finally:
+        pico.close(keep=True)
+    return {"uf2": uf2, "rom": rom, "image": image, "first": first, "second": second, "boot_frames": boot_frames}
 
 
 def look_inside(pico):
