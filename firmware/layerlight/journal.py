@@ -1,5 +1,6 @@
-# The running game's saves as a journal on raw flash: an entry costs one page
-# program (about 0.4 ms on a W25Q16JV), not a file written and renamed (new
+# The running game's saves as a journal on raw flash: a score keeper's entry costs
+# one page program (about 0.4 ms on a W25Q16JV; a race's record one to three, a
+# block's first record, the whole game, more), not a file written and renamed (new
 # blocks erased and programmed, metadata committed: 100-200 ms).
 #
 # Built as log-structured stores are (Zephyr's NVS, littlefs's metadata
@@ -20,7 +21,14 @@
 #     nothing reads any more);
 #   - the block whose base has the highest sequence number is the current
 #     one; a new block's base that the power cut short has no valid CRC, so
-#     the block before it still holds the game.
+#     the block before it still holds the game;
+#   - when the flash refuses a program: its sequence number is used up all
+#     the same (its bytes may have landed whole), the next save starts a new
+#     block, and the block holding the newest whole base is never the one
+#     erased to move on (refused saves in a row start their block again
+#     instead of walking the ring onto it), as NVS keeps its sector; an area
+#     of fewer than two blocks is refused (persist.open_saves then saves the
+#     game as a file).
 #
 # What a delta holds: the saved game (what Device.save_game makes: "game",
 # "rng", "snap", "ms"...) is kept as one JSON text per key ("snap" split into
@@ -191,6 +199,20 @@ def read_record(flash, at, room):
     return head[0], int.from_bytes(head[4:8], "little"), body, HEAD + n
 
 
+def skip_gap(flash, block_at, at):
+    """Where the next record after `at` in a block starts: `at`, or the next page's start when
+    the rest of this page is erased and a record begins there (_append leaves the rest of a
+    page erased rather than have a record straddle into the next; a record never begins with
+    0xFF)."""
+    if at % PAGE == 0 or at >= BLOCK:
+        return at
+    nxt = at - at % PAGE + PAGE
+    if nxt + HEAD > BLOCK or not all_erased(flash, block_at + at, nxt - at):
+        return at
+    head = flash.read(block_at + nxt, 2)
+    return nxt if head[0] != ERASED or head[1] != ERASED else at
+
+
 def all_erased(flash, at, n):
     """True if the n bytes at `at` are all 0xFF (read a page at a time)."""
     full = b"\xff" * PAGE
@@ -213,8 +235,12 @@ class Journal:
         self.flash = flash
         self.log = log
         self.blocks = flash.size // BLOCK
+        if self.blocks < 2:
+            # one block would have to be erased to move on from itself: the only copy lost
+            raise ValueError("a journal of %d bytes: it needs two blocks of %d at least" % (flash.size, BLOCK))
         self.texts = {}       # the saved game as the newest whole record leaves it
         self.block = -1       # the block being appended to (-1: none yet)
+        self.good = -1        # the block whose base is the newest known whole: never erased
         self.pos = 0          # where the next record goes in it
         self.seq = 1          # the next record's sequence number
         self.room = False     # the rest of the current block is erased (else the next save moves on)
@@ -260,6 +286,7 @@ class Journal:
         seq = best_seq
         room = True
         while True:
+            at = skip_gap(flash, best * BLOCK, at)
             try:
                 rec = read_record(flash, best * BLOCK + at, BLOCK - at)
             except ValueError as e:
@@ -284,10 +311,11 @@ class Journal:
         if room and not all_erased(flash, best * BLOCK + at, BLOCK - at):
             room = False
         self.block = best
+        self.good = best
         self.pos = at
-        self.seq = seq + 1
+        self.seq = self._top_seq(seq) + 1
         self.room = room
-        self.erased = self._erased_sectors((best + 1) % self.blocks)
+        self.erased = self._erased_sectors(self._target())
         try:
             obj = unflatten(texts)
         except ValueError:
@@ -302,9 +330,40 @@ class Journal:
         """No block holds a base: the journal starts at block 0 when it is erased."""
         self.texts = {}
         self.block = self.blocks - 1   # so that the first save moves on to block 0
+        self.good = -1
         self.pos = BLOCK
         self.room = False
-        self.erased = self._erased_sectors(0)
+        self.seq = self._top_seq(0) + 1
+        self.erased = self._erased_sectors(self._target())
+
+    def _top_seq(self, seq):
+        """The highest sequence number of any whole record's header in the area, or `seq` if
+        higher: the next record's number is above every one on the flash, so that two records
+        never share one (a program that failed after its bytes landed, a damaged block's)."""
+        for b in range(self.blocks):
+            at = 0
+            while True:
+                at = skip_gap(self.flash, b * BLOCK, at)
+                try:
+                    rec = read_record(self.flash, b * BLOCK + at, BLOCK - at)
+                except ValueError:
+                    rec = None
+                if rec is None:
+                    break
+                if rec[1] > seq:
+                    seq = rec[1]
+                at += rec[3]
+        return seq
+
+    def _target(self):
+        """The block the next move goes to, and the one erased ahead: the next round the ring,
+        unless that is the block holding the newest whole base while the current one is not
+        (saves refused since): then the current block, started again. The good copy is never
+        erased, however many saves in a row the flash refuses."""
+        nxt = (self.block + 1) % self.blocks
+        if nxt == self.good and self.block != self.good:
+            return self.block
+        return nxt
 
     def _after(self, block, at):
         """The highest sequence number of a whole record after a bad one at `at` in a block
@@ -379,24 +438,36 @@ class Journal:
 
     def _append(self, new, entries):
         record = encode(DELTA, self.seq, entries)
-        if not self.room or self.pos + len(record) > BLOCK:
+        at = self.pos
+        # a record that would straddle a page boundary it need not cross starts on the next
+        # page (the rest of this one left erased, which load() steps over): a score keeper's
+        # entry is one page program, not two (0.4 ms each, 3 ms at the chip's slowest)
+        if -(-(at % PAGE + len(record)) // PAGE) > -(-len(record) // PAGE):
+            at += -at % PAGE
+        if not self.room or at + len(record) > BLOCK:
             record = encode(BASE, self.seq, diff({}, new))
             if len(record) > BLOCK:
                 raise ValueError("the saved game is %d bytes, more than a journal block (%d)" % (len(record), BLOCK))
             self._move_on()
+            at = 0
+        self.pos = at
+        # its number is used up whether the program succeeds or not: a program refused after
+        # its bytes landed leaves a whole record with it on the flash
+        self.seq += 1
         try:
             self._program(self.block * BLOCK + self.pos, record)
         except OSError:
             self.room = False  # part of it may be there: the next save starts a new block
             raise
+        if record[0] == BASE:
+            self.good = self.block
         self.pos += len(record)
-        self.seq += 1
         self.texts = new
         self.written += 1
 
     def _move_on(self):
-        """The next block, erased now if the quiet moments have not erased it yet."""
-        nxt = (self.block + 1) % self.blocks
+        """The next block (_target), erased now if the quiet moments have not erased it yet."""
+        nxt = self._target()
         self._look()
         while self.erased < BLOCK_SECTORS:
             self._erase_next()
@@ -417,7 +488,7 @@ class Journal:
         self.flash.program(first, buf)
 
     def _erase_next(self):
-        nxt = (self.block + 1) % self.blocks
+        nxt = self._target()
         self.erases += 1
         self.flash.erase(nxt * BLOCK + self.erased * SECTOR)
         self.erased += 1
@@ -440,4 +511,4 @@ class Journal:
         a block never used: nothing is erased twice)."""
         if not self.checked:
             self.checked = True
-            self.erased = self._erased_sectors((self.block + 1) % self.blocks)
+            self.erased = self._erased_sectors(self._target())

@@ -121,4 +121,8 @@ def open_saves(hw, log):
     if flash is None:
         return FileSaves(hw.storage, log)
     from layerlight.journal import Journal
-    return Journal(flash, log)
+    try:
+        return Journal(flash, log)
+    except ValueError as e:  # an area too small to move on from a block without erasing it
+        log("saved game: %s; saved as a file instead" % e)
+        return FileSaves(hw.storage, log)

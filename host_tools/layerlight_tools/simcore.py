@@ -114,11 +114,16 @@ class SimFlash:
     an erase sets a 4 KB sector to 0xFF, a program can only clear bits (a byte becomes
     old AND new), in whole 256-byte pages.
 
-    Every program and erase counts (`ops`: (kind, offset)); `fault = (n, how)` strikes
-    the n-th (0-based): 'fail' (the flash refuses: OSError), 'cut' (the power goes before
-    it), 'partial' (the power goes midway: a program's first half of bytes lands, an
-    erase's first half of the sector is erased) or 'torn' (midway, every byte half done:
-    a program clears only the high nibble's bits, an erase sets only the low nibble's).
+    Every program and erase counts (`ops`: (kind, offset)), and every page programmed
+    (`pages`: a program of several pages is as many page-program commands on the chip);
+    `fault = (n, how)` strikes the n-th (0-based), `(n, how, count)` that many in a row:
+    'fail' (the flash refuses: OSError, nothing written), 'fail-landed' (every byte written,
+    then OSError all the same), 'fail-torn' (part written, then OSError), 'cut' (the power
+    goes before it), 'partial' (the power goes midway: a program's first half of bytes
+    lands, an erase's first half of the sector is erased), 'torn' (midway, every byte half
+    done: a program clears only the high nibble's bits, an erase sets only the low
+    nibble's) or ('random', seed): the power goes at a byte and bit drawn from the seed,
+    the bytes before it done, that one part done.
     """
 
     SECTOR = 4096
@@ -128,6 +133,7 @@ class SimFlash:
         self.data = bytearray(data) if data is not None else bytearray(b"\xff" * (sectors * self.SECTOR))
         self.size = len(self.data)
         self.ops = []
+        self.pages = 0      # pages programmed (each a page-program command)
         self.fault = None
         self.struck = None  # (n, kind, offset, how) of the op the fault struck
 
@@ -138,27 +144,44 @@ class SimFlash:
         """Count an op; the 'how' of a fault striking it (None: it happens whole)."""
         n = len(self.ops)
         self.ops.append((kind, offset))
-        if self.fault is None or self.fault[0] != n:
+        if self.fault is None:
             return None
-        how = self.fault[1]
+        first, how = self.fault[0], self.fault[1]
+        count = self.fault[2] if len(self.fault) > 2 else 1
+        if not first <= n < first + count:
+            return None
         self.struck = (n, kind, offset, how)
         if how == "fail":
             raise OSError(5, "flash %s refused" % kind)
         return how
+
+    def _stop(self, how, size):
+        """(bytes done whole, the bits the next byte keeps of its change or None) for a
+        fault `how` striking a write of `size` bytes."""
+        if how == "partial" or how == "fail-torn":
+            return size // 2, None
+        if isinstance(how, tuple):  # ("random", seed)
+            import random
+            rnd = random.Random(how[1])
+            return rnd.randrange(size), rnd.randrange(256)
+        return size, None
 
     def program(self, offset, data):
         if offset % self.PAGE or len(data) % self.PAGE or offset + len(data) > self.size:
             raise ValueError("program at 0x%x, %d bytes: not whole pages of the area" % (offset, len(data)))
         how = self._op("program", offset)
         flash = self.data
-        n = len(data)
         if how == "cut":
             raise PowerCut()
-        if how == "partial":
-            n = n // 2
+        self.pages += len(data) // self.PAGE
+        n, bits = self._stop(how, len(data))
         for i in range(n):
             b = data[i] | 0x0F if how == "torn" else data[i]
             flash[offset + i] &= b
+        if bits is not None:
+            flash[offset + n] &= data[n] | bits  # some of its 0 bits programmed
+        if how in ("fail-landed", "fail-torn"):
+            raise OSError(5, "flash program refused")
         if how is not None:
             raise PowerCut()
 
@@ -169,9 +192,13 @@ class SimFlash:
         if how == "cut":
             raise PowerCut()
         flash = self.data
-        n = self.SECTOR // 2 if how == "partial" else self.SECTOR
+        n, bits = self._stop(how, self.SECTOR)
         for i in range(offset, offset + n):
             flash[i] = flash[i] | 0x0F if how == "torn" else 0xFF
+        if bits is not None:
+            flash[offset + n] |= bits  # some of its bits back to 1
+        if how in ("fail-landed", "fail-torn"):
+            raise OSError(5, "flash erase refused")
         if how is not None:
             raise PowerCut()
 

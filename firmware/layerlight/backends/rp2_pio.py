@@ -99,7 +99,10 @@ def _abort(*channels):
     first, so that nothing (a chain) starts them again while they abort (erratum
     RP2350-E5, in the RP2350 datasheet's errata; harmless on the RP2040), then
     CHAN_ABORT, polled until it reads 0 (RP2040 datasheet 2.5.5.3: a channel must not
-    be started again before its bit is low)."""
+    be started again before its bit is low), then each channel's BUSY until it is low:
+    on the RP2040 CHAN_ABORT's bit can clear while a transfer is still in flight
+    (erratum RP2040-E13), and pico-sdk's dma_channel_abort polls BUSY for that reason
+    (DMA.active() reads it where each chip has it)."""
     bits = 0
     for dma, ctrl in channels:
         dma.registers[_AL1_CTRL] = ctrl & ~_enable_bit(dma)  # pyright: ignore[reportAttributeAccessIssue]
@@ -108,6 +111,9 @@ def _abort(*channels):
     mem32[abort] = bits
     while mem32[abort] & bits:
         pass
+    for dma, _ctrl in channels:
+        while dma.active():
+            pass
 
 
 def _clear_dreq(dma):
@@ -274,8 +280,14 @@ class StripSender:
         self._dma.close()
 
     def busy(self):
-        """The last frame is still on its way to the LEDs."""
-        return self._sent and self._ticks_diff(self._ticks_us(), self._sent_at) < self._wire_us
+        """The last frame is still on its way to the LEDs. ticks_diff of ticks_us wraps every
+        2**30 us (17.9 minutes: a frame after half of that without one, the self-test waiting
+        on a person, read as sent in the future): a difference that is negative is a frame long
+        gone, and the wait in send() is bounded by the wire's time besides."""
+        if not self._sent:
+            return False
+        d = self._ticks_diff(self._ticks_us(), self._sent_at)
+        return 0 <= d < self._wire_us
 
     def send(self, buf):
         """Start sending buf (a frame in wire order); returns at once. No allocation.
@@ -290,12 +302,14 @@ class StripSender:
         n = self._nbytes
         native = display.native
         if native is not None and self._sent and not self.whole and \
-                self._ticks_diff(self._ticks_us(), self._whole_at) < WHOLE_US:
+                0 <= self._ticks_diff(self._ticks_us(), self._whole_at) < WHOLE_US:
             n = native.last_difference(buf, self._wire, n)
             if n == 0:
                 return
             n = (n + LED_WORDS - 1) // LED_WORDS * LED_WORDS  # whole LEDs in whole 32-bit words
-        while self.busy() or self._dma.active():
+        waited = self._ticks_us()
+        while (self.busy() or self._dma.active()) and \
+                0 <= self._ticks_diff(self._ticks_us(), waited) <= self._wire_us:
             pass  # only when frames come closer than the wire's time (a host asking)
         self._wire[:] = buf
         self._regs[_TRANS_COUNT] = n // 4  # the count the next trigger starts with (both chips:
