@@ -18,7 +18,9 @@ class Mode(TableGame):
     HANDLERS = dict(TableGame.HANDLERS)
     DRAWERS = dict(TableGame.DRAWERS)
 
-    def setup(self):
+    def configure(self):
+        # a resumed game needs it as much as a new one (it was set up with the round tiles'
+        # kind of extras, for new games only: a resumed Layers+ crashed at its race's first press)
         self.countdown = self.ctx.cfg["countdown_s"] * 1000
         self.beep_window = self.countdown  # "a beep each second once one token is left"
 

@@ -64,6 +64,7 @@ class TableGame(MissionGame):
         self._race_bg_key = -1
         self._final_generation = -1
         self.final_since = 0        # when the game ended (the final's blink and pages run from it)
+        self.configure()
         if saved is not None:
             self.restore(saved)
             return
@@ -81,8 +82,13 @@ class TableGame(MissionGame):
 
     # --- set-up and saving ----------------------------------------------
 
+    def configure(self):
+        """What a game takes from the settings, a new one and a resumed one alike (Layers+'s
+        countdown): a subclass fills this in."""
+
     def setup(self):
-        """Per-game extras (round tiles...): a subclass fills this in."""
+        """Per-game extras drawn once for a new game (round tiles...; a resumed game has them
+        from its save): a subclass fills this in."""
 
     def snapshot(self):
         snap = MissionGame.snapshot(self)
