@@ -203,9 +203,13 @@ bench: $(STAMP) $(NODE_STAMP) $(UF2_IF_SOURCE)
 
 # the emulated power cuts at seeded moments, SOAK_SEEDS new seeds (make test cuts at a fixed
 # list); a reproducer line for every failure (tests/soak.py)
+# and the device fuzzer (tests/test_fuzz_device.py) with new random examples, FUZZ_EXAMPLES of them
+# (make test runs it with a fixed seed)
 SOAK_SEEDS ?= 10
+FUZZ_EXAMPLES ?= 300
 .PHONY: soak
 soak: $(STAMP) $(NODE_STAMP) $(UF2)
+	LAYERLIGHT_FUZZ_SEED=random FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q tests/test_fuzz_device.py
 	$(PY) tests/soak.py --seeds $(SOAK_SEEDS)
 
 # the UF2 a release attaches, named for the version frozen into it, and its SHA-256
