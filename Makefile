@@ -193,10 +193,11 @@ test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest -q $(PYTEST_PARALLEL) --durations=10 --durations-min=1 $(PYTEST_ARGS)
 
 # The edit-test loop: the CPython and WebAssembly MicroPython tests alone, none that runs the
-# emulated RP2040 (marked `chip`) or needs the UF2; make test stays the whole proof CI runs.
+# emulated RP2040 or needs the UF2 (marked `chip`) or drives Chromium (`browser`); make test
+# stays the whole proof CI runs.
 .PHONY: quick
 quick: $(STAMP) $(NODE_STAMP)
-	$(PY) -m pytest -q $(PYTEST_PARALLEL) -m "not chip" --durations=10 --durations-min=1 $(PYTEST_ARGS)
+	$(PY) -m pytest -q $(PYTEST_PARALLEL) -m "not chip and not browser" --durations=10 --durations-min=1 $(PYTEST_ARGS)
 
 bench: $(STAMP) $(NODE_STAMP) $(UF2_IF_SOURCE)
 	$(PY) tests/bench/run.py

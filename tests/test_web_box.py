@@ -29,6 +29,8 @@ from layerlight_tools.web import server
 
 from test_web_sim import cells, expected_pattern, rgb
 
+pytestmark = pytest.mark.browser  # headless Chromium: in make test, not in make quick
+
 REPO = firmware_files.REPO
 SCRIPT = os.path.join(REPO, "tests", "web", "box_round.mjs")
 CHROMIUM = os.environ.get("LAYERLIGHT_CHROMIUM", "/usr/bin/chromium")

@@ -21,6 +21,8 @@ from layerlight.deck import Deck
 from layerlight_tools import firmware_files, led_colour, simcore
 from layerlight_tools.web import server
 
+pytestmark = pytest.mark.browser  # headless Chromium: in make test, not in make quick
+
 REPO = firmware_files.REPO
 ARTIFACTS = os.path.join(REPO, "test-artifacts")
 SCRIPT = os.path.join(REPO, "tests", "web", "play_round.mjs")
