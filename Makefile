@@ -152,7 +152,7 @@ FORCE:
 
 # $(1): board, $(2): the UF2 made
 define UF2_RULES
-$(MPY_DIR)/ports/rp2/build-$(1)/firmware.uf2: $(FROZEN_INPUTS) $(wildcard uf2/boards/$(1)/*) $(MPY_CROSS) $(PICOTOOL) $(ARM_GCC) $(ARM_LIBSTDCXX)
+$(MPY_DIR)/ports/rp2/build-$(1)/firmware.uf2: $(FROZEN_INPUTS) $(wildcard uf2/boards/$(1)/*) uf2/boards/layerlight_pystack.h $(MPY_CROSS) $(PICOTOOL) $(ARM_GCC) $(ARM_LIBSTDCXX)
 	$(SUBMAKE) -C $(MPY_DIR)/ports/rp2 -j$(UF2_JOBS) BOARD_DIR=$(abspath uf2/boards/$(1)) \
 		FROZEN_MANIFEST=$(abspath uf2/manifest.py)
 	touch $$@
