@@ -118,6 +118,226 @@ def test_the_native_loops_draw_the_bytes_the_python_loops_draw(uf2, tmp_path):
         assert "size %d same 150 of 150 first differing op None allocated 0" % size in lines, out
 
 
+# Run at the REPL of the emulated Pico: each native routine called straight, with random numbers
+# in and out of the range its callers give, on buffers with guard bytes on both sides (a memoryview
+# into a larger array: the routine sees only the middle, as it sees a frame). Where the Python loop
+# takes the numbers, both must leave the same bytes, guards included; where it would raise, the
+# native routine must leave every guard as it was. The guards hold what an over-read would act
+# on: table and ring entries of 0 (pixel 0 of the frame, so a read past the table writes there)
+# and ring pixels not busy.
+GUARDED = """
+import random
+import micropython
+from array import array
+from layerlight import display, font, screens
+from layerlight.display import FrameBuffer
+from layerlight.modes import coop_screens
+native = display.native
+print("native", native is not None)
+random.seed(SEED)
+G = 24
+def guarded(typecode, items, fill):
+    whole = array(typecode, [fill] * G + list(items) + [fill] * G)
+    return whole, memoryview(whole)[G:G + len(items)]
+def wild(lo, hi):  # mostly in lo..hi, now and then far outside it
+    k = random.getrandbits(4)
+    if k == 0:
+        return random.choice((-2147483647, 2147483647, -(1 << 20) - 3, (1 << 20) + 5, -1000000, 1000000))
+    return lo + random.getrandbits(16) % (hi - lo + 1)
+class Game:
+    pass
+NGLYPH = len(font._GLYPHS) // font.GLYPH_H
+for size in (8, 16, 32):
+    n = size * size
+    perm = list(range(n))
+    for i in range(n - 1, 0, -1):
+        j = random.getrandbits(16) % (i + 1)
+        perm[i], perm[j] = perm[j], perm[i]
+    fb = FrameBuffer(size, size, None, 0.6, "GRB")
+    tab_whole, fb.table = guarded("H", perm, 0)
+    buf_whole, fb.buf = guarded("B", bytes(3 * n), 0x5A)
+    layout = screens.Layout(size, size, size - 2, fb)
+    count = len(layout.ring_at)
+    at_whole, layout.ring_at = guarded("H", layout.ring_at, 0)
+    busy_whole, layout.ring_busy = guarded("B", bytes(count), 0)
+    lit_whole, lit = guarded("B", bytes(count), 0)
+    game = Game()
+    game.layout = layout
+    game.ring_lit = lit
+    wholes = (buf_whole, busy_whole, lit_whole)
+    p = array("i", bytes(4 * 13))
+    same = kept = cases = 0
+    allocs = 0
+    bad = None
+    wrong = [0] * 6  # by routine: fill, glyph, ring, ring_lit, spread, last_difference
+    for m in range(OPS):
+        start = [bytes(random.getrandbits(8) if not random.getrandbits(3) else 0 for i in range(len(w))) for w in wholes]
+        busy0 = bytes(random.getrandbits(1) for i in range(count))
+        k = random.getrandbits(8) % 6
+        colour = random.getrandbits(24)
+        sc = fb.scale
+        rgb = (sc[colour >> 16], sc[(colour >> 8) & 255], sc[colour & 255])
+        places = (fb.ro, fb.go, fb.bo)
+        sane = True  # numbers the Python loop takes
+        if random.getrandbits(3) == 0:
+            places = (wild(-2, 4), wild(-2, 4), wild(-2, 4))
+            sane = False
+        if k == 0:  # fill: a rectangle, any corners
+            a = [wild(-2 * size, 3 * size) for i in range(4)]
+            if random.getrandbits(2):  # mostly a rectangle with its corners in order
+                a = [min(a[0], a[2]), min(a[1], a[3]), max(a[0], a[2]), max(a[1], a[3])]
+            dims = (size, size)
+            if random.getrandbits(3) == 0:
+                dims = (wild(-3, 2 * size), wild(-3, 2 * size))
+                sane = False
+            def prep():
+                p[0] = dims[0]
+                p[1], p[2], p[3], p[4] = a
+                p[5], p[6], p[7] = rgb
+                p[8], p[9], p[10] = places
+                p[11] = dims[1]
+            def run_native():
+                native.fill(fb.buf, fb.table, p)
+            def run_python():
+                fb.rect(a[0], a[1], a[2] - a[0], a[3] - a[1], colour)
+        elif k == 1:  # glyph: any place, turn and scale, a glyph past the font now and then
+            g = random.getrandbits(8) % NGLYPH
+            x, y = wild(-8 * size, 3 * size), wild(-8 * size, 3 * size)
+            q = wild(-2, 6)
+            s = wild(-2, size + 4)
+            if random.getrandbits(3) == 0:
+                g = random.choice((NGLYPH, NGLYPH + 7, -1, 100000))
+                sane = False
+            if s > 64:  # the Python loop would take minutes on the chip: the native one alone
+                sane = False
+            def prep():
+                p[0], p[1], p[2], p[3], p[4], p[5] = size, size, x, y, q, s
+                p[6], p[7], p[8] = rgb
+                p[9], p[10], p[11] = places
+                p[12] = g * font.GLYPH_H
+            def run_native():
+                native.glyph(fb.buf, fb.table, p, font._GLYPHS)
+            def run_python():
+                font._draw_glyph(fb, g, x, y, colour, q, s)
+        elif k == 2:  # the sand: any count, past the ring's too
+            lit_n = wild(-5, count + 40)
+            c = screens.RING
+            rgb = (sc[c >> 16], sc[(c >> 8) & 255], sc[c & 255])
+            def prep():
+                p[0] = lit_n
+                p[1], p[2], p[3] = rgb
+                p[4], p[5], p[6] = places
+            def run_native():
+                native.ring(fb.buf, layout.ring_at, layout.ring_busy, p)
+            def run_python():  # lit_n of the ring's pixels, never the last 5 s' blink
+                screens.timer_ring(fb, layout, lit_n * 10000, count * 10000, 0)
+        elif k == 3:  # the ring pixels lit in the frame, for any count
+            nn = wild(count, count + 40)
+            if random.getrandbits(2) == 0:
+                nn = wild(-5, count)
+            sane = nn >= count  # the Python loop: the whole ring
+            def prep():
+                pass
+            def run_native():
+                native.ring_lit(fb.buf, layout.ring_at, layout.ring_busy, nn)
+            def run_python():
+                layout.mark_busy(fb)
+        elif k == 4:  # the room round CO.OP's totals, for any count and reach
+            nn = wild(count, count + 40)
+            d = 2
+            if random.getrandbits(2) == 0:
+                nn, d = wild(-5, count + 40), wild(-3, 3 * count)
+            sane = sane and nn >= count and d == 2  # the Python loop: the whole ring, 2 each side
+            def prep():
+                pass
+            def run_native():  # as mark_sand_busy, with any count and reach
+                native.ring_lit(fb.buf, layout.ring_at, layout.ring_busy, count)
+                lit[:] = layout.ring_busy
+                native.spread(lit, layout.ring_busy, nn, d)
+            def run_python():
+                coop_screens.mark_sand_busy(game, fb)
+        else:  # where two frames last differ, for any count (it only reads: the answer)
+            nn = wild(-5, 3 * n + 50)
+            other = bytearray(fb.buf)
+            for i in range(random.getrandbits(2)):
+                other[random.getrandbits(16) % len(other)] ^= 1 + random.getrandbits(7)
+            ow, ov = guarded("B", other, 0xA5)  # guards that differ from the frame's
+            m_ = min(max(nn, 0), 3 * n)
+            want = 0
+            for i in range(m_):
+                if fb.buf[i] != ov[i]:
+                    want = i + 1
+            cases += 1
+            micropython.heap_lock()
+            try:
+                got = native.last_difference(fb.buf, ov, nn)
+            except MemoryError:
+                got = "allocated"
+                allocs += 1
+            depth = micropython.heap_unlock()
+            if got == want:
+                same += 1
+            else:
+                wrong[k] += 1
+                if bad is None:
+                    bad = ("last_difference", nn, got, want)
+            continue
+        cases += 1
+        runs = []
+        for use in (native, None):
+            if use is None and not sane:
+                break
+            for w, b in zip(wholes, start):
+                w[:] = array("B", b)
+            layout.ring_busy[:] = busy0
+            display.native = use
+            if use is not None:
+                prep()
+                micropython.heap_lock()  # the native loops allocate nothing, whatever the numbers
+                try:
+                    run_native()
+                except MemoryError:
+                    allocs += 1
+                depth = micropython.heap_unlock()  # (assigned: the REPL would print it)
+            else:
+                run_python()
+            display.native = native
+            runs.append(b"".join(bytes(w) for w in wholes))
+            for w, b in zip(wholes, start):  # every guard as it was
+                if bytes(w[:G]) != b[:G] or bytes(w[-G:]) != b[-G:]:
+                    wrong[k] += 1
+                    if bad is None:
+                        bad = ("guard", k, "native" if use else "python", sane)
+                    break
+            else:
+                if use is not None and not sane:
+                    kept += 1
+        if sane:
+            if runs[0] == runs[1]:
+                same += 1
+            else:
+                wrong[k] += 1
+                if bad is None:
+                    bad = ("bytes", k, places)
+    print("size", size, "cases", cases, "right", same + kept, "wrong by routine", wrong, "first bad", bad,
+          "allocated", allocs)
+print("DONE" + "!")
+"""
+
+
+def test_each_native_routine_writes_only_inside_its_buffers_for_any_numbers(uf2, tmp_path):
+    """Native code has no bounds checks: a ring count past the ring (a game resumed under a
+    shorter timer), a rectangle or glyph off the matrix, a colour byte's place outside a pixel,
+    a count past an array: each routine clips to its buffers and the frame as the Python loop
+    does, or, where the Python loop would raise, writes nothing outside them."""
+    out = run_on_chip(uf2, tmp_path / "flash.bin", GUARDED.replace("SEED", "20261127").replace("OPS", "100"))
+    lines = [line.strip() for line in out.splitlines() if not line.startswith("===")]
+    assert "native True" in lines, "the native loops did not load on the Layerlight UF2:\n" + out
+    for size in (8, 16, 32):
+        assert "size %d cases 100 right 100 wrong by routine [0, 0, 0, 0, 0, 0] first bad None allocated 0" % size \
+            in lines, out
+
+
 IDLE = """
 import micropython
 from layerlight.app import boot

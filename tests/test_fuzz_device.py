@@ -172,6 +172,13 @@ class Device(RuleBasedStateMachine):
         self.storage.files[persist.SETTINGS] = persist.encode(values)
         self._reboot()
 
+    @rule(size=st.sampled_from([8, 16, 32]))
+    def rewired_then_power_on(self, size):
+        """The builder changes the matrix (layerlight.json's width and height: a bigger panel, or
+        a 32x32 taken down to one panel) while a game is saved, then switches on and resumes."""
+        self.size = size
+        self._reboot()
+
     @rule(name=st.sampled_from([persist.GAME, persist.BESTS, persist.SETTINGS, "plays.log"]),
           at=st.integers(0, 10**6), xor=st.integers(1, 255))
     def damage_a_file(self, name, at, xor):

@@ -121,6 +121,7 @@ class FrameBuffer:
             p[2] = y
             p[3] = x1
             p[4] = y1
+            p[11] = self.height
             native.fill(buf, table, p)
             return
         for yy in range(y, y1):

@@ -68,11 +68,21 @@ def calls_of(name, script, game, players, seed):
 def season(games):
     """Every game's calls SEASON times, mode after mode, through one journal on one area."""
     flash = simcore.SimFlash()
+    records = []  # (kind, pages) of every record programmed, in order
+    program = flash.program
+
+    def counted(offset, data):
+        first = next(k for k, b in enumerate(data) if b != 0xFF)  # the record's first byte: its kind
+        records.append((data[first], len(data) // flash.PAGE))
+        program(offset, data)
+    flash.program = counted
     j = journal.Journal(flash)
     j.load()
     per_mode = {}
+    pages = {}
     for name, calls, _records in games:
         p0, e0, w0 = j.programs, j.erases, j.written
+        r0 = len(records)
         for _ in range(SEASON):
             for call in calls:
                 if call[0] == "save":
@@ -82,11 +92,34 @@ def season(games):
                 elif j.wants_tidy():
                     j.tidy()
         per_mode[name] = (j.written - w0, j.programs - p0, j.erases - e0)
+        pages[name] = records[r0:]
     sectors = [0] * (flash.size // journal.SECTOR)
     for kind, off in flash.ops:
         if kind == "erase":
             sectors[off // journal.SECTOR] += 1
-    return sectors, per_mode, j
+    return sectors, per_mode, pages, j
+
+
+# W25Q16JV datasheet 9.6, AC electrical characteristics: tPP, page program time, typ 0.4 ms, max 3 ms
+PAGE_MS = {"typical": 0.4, "slowest": 3.0}
+
+
+def save_costs(pages):
+    """What an entry (a delta record) and a whole game at a block's start (a base) cost each mode
+    over the season: pages programmed, median and most, and the time the flash holds the chip for
+    the most, at the chip's typical and slowest page-program times."""
+    print("what a save costs, per mode over the season: pages programmed per record, median / most;"
+          " the flash holds the chip for the most (W25Q16JV tPP %.1f ms typical, %.0f ms slowest)"
+          % (PAGE_MS["typical"], PAGE_MS["slowest"]))
+    print("  %-18s %-7s %8s %14s %22s %12s" % ("mode", "record", "count", "pages", "typical / slowest", "over 1 page"))
+    for name, recs in pages.items():
+        for kind, label in ((journal.DELTA, "entry"), (journal.BASE, "base")):
+            n = sorted(p for k, p in recs if k == kind)
+            if not n:
+                continue
+            print("  %-18s %-7s %8d %9d / %-4d %9.1f / %5.1f ms %11.1f%%" % (
+                name, label, len(n), n[len(n) // 2], n[-1], n[-1] * PAGE_MS["typical"],
+                n[-1] * PAGE_MS["slowest"], 100.0 * sum(1 for p in n if p > 1) / len(n)))
 
 
 def keeper_games():
@@ -191,7 +224,7 @@ def main():
     for name, script, game, players, seed in pico_games.games():
         calls, records = calls_of(name, script, game, players, seed)
         games.append((name, calls, records))
-    sectors, per_mode, j = season(games)
+    sectors, per_mode, pages, j = season(games)
     print("a season on the save journal (%d games of each of %d modes, the short games of tests/pico_games.py;"
           " simcore.SimFlash, %d KB: %d blocks of %d sectors):"
           % (SEASON, len(games), j.flash.size // 1024, j.blocks, journal.BLOCK_SECTORS))
@@ -201,7 +234,8 @@ def main():
     for name, (records, programs, erases) in per_mode.items():
         print("  %-18s %10d %18.2f %18.3f%s" % (name, records, programs / max(1, records), erases / max(1, records),
                                                "" if erases * 8 <= records else "  (over 1 per 8)"))
-    print("  a record is one page-program command (two when it crosses a page boundary); an erase is one 4 KB sector")
+    print("  a record is one page-program command per 256-byte page it spans; an erase is one 4 KB sector")
+    save_costs(pages)
     pico_part()
 
 
