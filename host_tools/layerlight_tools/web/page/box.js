@@ -394,11 +394,11 @@ function showStale() {
 
 function showRefusal(data, fallback) {
   const w = data.where || {};
-  if (w.card !== undefined && $("card-msg-" + w.card)) say("card-msg-" + w.card, data.error);
+  if (w.card !== undefined && $("card-msg-" + w.card)) sayAtLine("card-msg-" + w.card, data.error);
   else if (w.part === "size") say("size-msg", data.error);
-  else if (w.part === "colours") say("colours-msg", data.error);
+  else if (w.part === "colours") sayAtLine("colours-msg", data.error);
   else if (w.part === "levels") say("levels-msg", data.error);
-  else if (w.part === "set") say("set-msg", data.error);
+  else if (w.part === "set") sayAtLine("set-msg", data.error);
   else say(fallback, data.error);
   if (w.card !== undefined || w.part === "set" || w.part === "colours") say("build-msg", data.error);
 }
@@ -909,21 +909,19 @@ function ended(s) {
   }
 }
 
-// The page opened (or reloaded): a build the server is running is followed; one that ended,
-// of the set as it is now, is shown.
+// The page opened (or reloaded): a build the server is running is followed (its promise is
+// returned, the page is ready meanwhile); one that ended, of the set as it is now, is shown.
 async function resumeBuild() {
   const s = await (await fetch("/box/build")).json();
   if (s.state === "running") {
     setBuilding(true);
-    try {
-      await follow();
-    } finally {
-      setBuilding(false);
-    }
-  } else if ((s.state === "done" || s.state === "failed") && box.checked && s.toml === box.checked.toml
+    return follow().finally(() => setBuilding(false));
+  }
+  if ((s.state === "done" || s.state === "failed") && box.checked && s.toml === box.checked.toml
     && s.file === box.checked.file) {
     ended(s);
   }
+  return null;
 }
 
 const STAGES = { stackings: "every stacking", missions: "solving each mission again" };
@@ -1188,8 +1186,9 @@ async function startBox() {
   wire();
   render();
   await check();
+  const following = await resumeBuild();
   window.layerlightBox.ready = true;
-  await resumeBuild();
+  if (following) await following;
 }
 
 startBox().catch((e) => {
