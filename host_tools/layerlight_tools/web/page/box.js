@@ -579,7 +579,7 @@ function renderCards() {
       ["card-mirror", "front → back", "copy the front to the back, left and right swapped (the card turned over)", () => mirrorCard(k).catch(lost)],
       ["card-clear", "clear", "make every cell of both sides a hole", () => clearCard(k)],
       ["card-stack", "stack", "put this card on top of the stack", () => addToStack(k)],
-      ["card-zoom", zoomed ? "−" : "+", zoomed ? "back to its size" : "zoom: this card large", () => {
+      ["card-zoom", zoomed ? "smaller" : "zoom", zoomed ? "back to its size" : "this card large, the width of the page", () => {
         box.zoomed = zoomed ? -1 : k;
         render();
       }],
