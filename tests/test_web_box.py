@@ -162,7 +162,7 @@ def test_cards_build_on_the_downloaded_set_gives_the_pages_deck_byte_for_byte(bo
     assert boxed["build"]["command"] == "layerlight cards build test-box.toml -o test-box.deck"
     assert boxed["build"]["flash"] == "layerlight flash --deck test-box.deck"
     # and what the command says of it
-    said = out.strip().split(": ", 1)[1].rsplit(", ", 2)[0]
+    said = out.split("\n")[0].split(": ", 1)[1].rsplit(", ", 2)[0]
     assert boxed["build"]["line"] == "test-box.deck: %s, %d bytes" % (said, len(cli))
 
 

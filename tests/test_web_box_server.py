@@ -235,3 +235,31 @@ def test_tiles_stack_on_the_board_as_otlo_tiles_lays_them():
     # a tile off the board is one line
     got = box.stack({"model": model, "stack": [[0, 0, 0, 0, 5, 0]]})
     assert got["error"] == "tile t1 at column 6, row 1 runs off the 6 x 6 board"
+
+
+# --- limits, builds a reloaded page finds, printing -------------------------------------------------------
+
+def test_the_page_gets_the_builders_limits_from_the_builder(port):
+    from layerlight_tools.layers import cards
+    status, answer = request(port, "GET", "/box/limits.json")
+    assert status == 200 and answer["layers"] == cards.limits()
+    assert answer["otlo"]["layers"] == otlo_sets.MAX_TILES and answer["otlo"]["colours"] == otlo_sets.MAX_COLOURS
+
+
+def test_a_build_keeps_its_set_and_number_and_only_its_decks_are_printed():
+    """A page reloaded during a build compares the set file it was of with its own; the PDF is of
+    a deck this server built (named by its sha-256), nothing else."""
+    builds = box.Builds()
+    model = shipped("default.toml")
+    status, answer = builds.start({"model": model, "file": "default.toml", "per_level": 2}, run_in_thread=False)
+    state = builds.status()
+    assert status == 202 and state["state"] == "done" and state["build"] == answer["build"] == 1
+    assert state["toml"] == box.to_toml(model) == state["result"]["toml"]
+    pdf, name = builds.pdf(state["result"]["deck_sha"])
+    assert pdf.startswith(b"%PDF") and name == "default-cards.pdf"
+    assert builds.pdf("0" * 64) is None
+
+
+def test_no_deck_no_pdf(port):
+    status, answer = request(port, "GET", "/box/cards.pdf?deck=" + "0" * 64)
+    assert status == 404 and answer["error"] == "no such deck here: build it again"

@@ -46,6 +46,8 @@ def start(dev, name, seats, first_player, saved):
             if kind == "layers":
                 dev.fail(ERR_NO_GAME, "no usable deck: cannot start " + name)
             return None
+    if kind == "layers" and saved is None and not deals(dev, name, deck):
+        return None
     ctx = modes.Context(dev.cfg, deck, dev.rng, dev.sound, dev.log, dev.bests, dev.storage)
     try:
         if saved is not None:
@@ -74,3 +76,20 @@ def start(dev, name, seats, first_player, saved):
     elif name in modes.GAMES:
         dev.save_game()
     return game
+
+
+def deals(dev, name, deck):
+    """True when the deck has missions of a level the mode deals (Layers: 3-5). Else the error
+    on the matrix and the levels on the console, before anyone joins: a table that built a small
+    deck (only level 2, say) is told at once, not dropped to the menu after the round tile."""
+    levels = modes.mode_class(name).levels
+    for level in levels:
+        if deck.level_count(level) > 0:
+            return True
+    has = []
+    for level in range(1, 6):
+        if deck.level_count(level) > 0:
+            has.append(str(level))
+    dev.fail(ERR_NO_GAME, "%s deals levels %d-%d; the deck has no missions of them (its levels: %s)" % (
+        name, levels[0], levels[-1], ", ".join(has) if has else "none"))
+    return False

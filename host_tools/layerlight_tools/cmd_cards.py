@@ -69,12 +69,15 @@ def build_options(kind, per_level, max_level):
         if not 1 <= per_level <= 200:
             raise UserError("--per-level must be from 1 to 200, not %d" % per_level)
         return per_level
+    from layerlight_tools.layers import cards
     if per_level is None:
-        per_level = 60
-    if per_level < 1 or per_level > 2000:
-        raise UserError("--per-level must be from 1 to 2000, not %d" % per_level)
-    if not 2 <= max_level <= 5:
-        raise UserError("--max-level must be from 2 to 5, not %d" % max_level)
+        per_level = cards.PER_LEVEL
+    low, high = cards.PER_LEVEL_RANGE
+    if not low <= per_level <= high:
+        raise UserError("--per-level must be from %d to %d, not %d" % (low, high, per_level))
+    low, high = cards.MAX_LEVEL_RANGE
+    if not low <= max_level <= high:
+        raise UserError("--max-level must be from %d to %d, not %d" % (low, high, max_level))
     return per_level
 
 
@@ -88,15 +91,16 @@ def build_refusal(kind, the_set, max_level, where):
     return "%s: %s" % (where, why) if why else None
 
 
-def build_items(kind, the_set, per_level, max_level, progress, where):
+def build_items(kind, the_set, per_level, max_level, progress, where, reach=None):
     """The missions (or OTLO challenges) of a deck, in deck order; progress(stage, done, total) as
-    it goes; a set the builder refuses is the UserError `where: why`."""
+    it goes; a set the builder refuses is the UserError `where: why`. reach (a dict, Layers):
+    filled with the patterns of each level the set makes (cards.build)."""
     from layerlight_tools.layers import cards
     from layerlight_tools.otlo import cards as otlo_cards
     try:
         if kind == "otlo":
             return otlo_cards.build(the_set, per_level, progress)
-        return cards.build(the_set, per_level, max_level, progress)
+        return cards.build(the_set, per_level, max_level, progress, reach)
     except (cards.BuildError, otlo_cards.BuildError) as e:
         raise UserError("%s: %s" % (where, e))
 
@@ -124,7 +128,15 @@ def build_summary(kind, items):
         levels = ", ".join("%d star%s: %d" % (k, "" if k == 1 else "s", v) for k, v in sorted(counts.items()))
         return "%d challenges (%s)" % (len(items), levels)
     levels = ", ".join("level %d: %d" % kv for kv in sorted(counts.items())) or "no missions"
-    return "%d missions (%s)" % (len(items), levels)
+    return "%d mission%s (%s)" % (len(items), "" if len(items) == 1 else "s", levels)
+
+
+def deck_plays(kind, the_set, items, reach, max_level):
+    """Which modes can play the deck built (playable.plays): the levels each deals, or why not."""
+    from layerlight_tools.layers import playable
+    if kind == "otlo":
+        return playable.plays("otlo", level_counts(kind, items))
+    return playable.plays("layers", level_counts(kind, items), reach, len(the_set.layers), the_set.size, max_level)
 
 
 def pattern_too_big(n, width, height):
@@ -144,8 +156,9 @@ def cmd_cards_build(args):
     kind, the_set = load_set(args.set)
     per_level = build_options(kind, args.per_level, args.max_level)
     t0 = time.monotonic()
+    reach = {}
     with progress.Bars(None if not args.quiet else False) as bars:
-        items = build_items(kind, the_set, per_level, args.max_level, bars, args.set)
+        items = build_items(kind, the_set, per_level, args.max_level, bars, args.set, reach)
     try:
         data = pack_deck(kind, the_set, items)
         with open(args.output, "wb") as f:
@@ -153,6 +166,9 @@ def cmd_cards_build(args):
     except (OSError, ValueError) as e:
         raise UserError("%s: cannot write: %s" % (args.output, getattr(e, "strerror", None) or e))
     print("%s: %s, %d bytes, %.1f s" % (args.output, build_summary(kind, items), len(data), time.monotonic() - t0))
+    from layerlight_tools.layers import playable
+    for line in playable.summary_lines(deck_plays(kind, the_set, items, reach, args.max_level)):
+        print(line)
     return 0
 
 
@@ -202,28 +218,39 @@ def _write_json(args, data, items):
     return 0
 
 
+def deck_pages(path, sets=4):
+    """(the deck, its printable pages): mission cards and layers, or OTLO challenge cards and
+    `sets` players' tiles; `cards render` and the web page's "Print your box" both use it."""
+    from layerlight_tools.layers import render
+    if _is_otlo_deck(path):
+        try:
+            from layerlight_tools.otlo import render as otlo_render
+        except ImportError:
+            raise UserError("%s: OTLO rendering not available" % path)
+        d = _otlo_open(path)
+        return d, otlo_render.pages(d, sets)
+    d = _open(path)
+    return d, render.pages(d)
+
+
+def pdf_note(d, pages):
+    """'3 pages (12 cards, 4 layers, fronts and backs)'."""
+    return "%d pages (%d cards, %d %s, fronts and backs)" % (
+        len(pages), d.count, len(d.tiles) if d.kind == "otlo" else len(d.layers),
+        "tiles" if d.kind == "otlo" else "layers")
+
+
 def cmd_cards_render(args):
     from layerlight_tools.layers import render
     if not args.output and not args.png:
         raise UserError("say where to: -o cards.pdf and/or --png DIR")
-    if _is_otlo_deck(args.deck):
-        try:
-            from layerlight_tools.otlo import render as otlo_render
-        except ImportError:
-            raise UserError("%s: OTLO rendering not available" % args.deck)
-        d = _otlo_open(args.deck)
-        pages = otlo_render.pages(d, args.sets)
-    else:
-        d = _open(args.deck)
-        pages = render.pages(d)
+    d, pages = deck_pages(args.deck, args.sets)
     if args.output:
         try:
             render.write_pdf(pages, args.output)
         except OSError as e:
             raise UserError("%s: cannot write: %s" % (args.output, e.strerror or e))
-        print("%s: %d pages (%d cards, %d %s, fronts and backs)" % (
-            args.output, len(pages), d.count, len(d.tiles) if d.kind == "otlo" else len(d.layers),
-            "tiles" if d.kind == "otlo" else "layers"))
+        print("%s: %s" % (args.output, pdf_note(d, pages)))
     if args.png:
         try:
             os.makedirs(args.png, exist_ok=True)

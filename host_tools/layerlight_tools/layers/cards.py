@@ -15,6 +15,9 @@ from layerlight.solver import Solver
 from layerlight_tools.layers import deckpack, stackings
 
 LEVELS = (2, 3, 4, 5)
+PER_LEVEL = 60              # missions per level, by default
+PER_LEVEL_RANGE = (1, 2000)  # --per-level
+MAX_LEVEL_RANGE = (2, 5)    # --max-level: the deepest level (the default is the top)
 NEAR_SHARE = 0.1            # patterns differing in at most this share of cells are "nearly the same"
 MAX_STACKINGS = 30_000_000  # the most stackings of the deepest level `build` takes on
 
@@ -150,22 +153,51 @@ def spread(order, per_level, accept):
 
 
 def refusal(layer_set, max_level=5):
-    """Why build() would refuse the set before any work, in one line, or None: more stackings than
-    this builder takes on. (The web page's Your box says it as the set is painted.)"""
+    """Why build() would refuse the set before any work, in one line, or None: more layers than
+    the search takes, or more stackings than this builder takes on. The fix it names is one that
+    works: the deepest level whose stackings fit, or how many layers to keep. (The web page's
+    Your box says it as the set is painted.)"""
     nl = len(layer_set.layers)
+    if nl > stackings.MAX_LAYERS:
+        return "%d layers; the builder takes at most %d: remove %d" % (nl, stackings.MAX_LAYERS, nl - stackings.MAX_LAYERS)
     top = min(max_level, nl)
     work = stackings.stacking_count(nl, top)
     if work > MAX_STACKINGS:
-        return ("%d layers make %d stackings of %d layers, more than this builder takes on (%d); "
-                "use --max-level %d" % (nl, work, top, MAX_STACKINGS, top - 1))
+        fits = [k for k in range(MAX_LEVEL_RANGE[0], top) if stackings.stacking_count(nl, k) <= MAX_STACKINGS]
+        if fits:
+            fix = "use --max-level %d" % fits[-1]
+        else:
+            fix = "keep at most %d layers" % most_layers(MAX_LEVEL_RANGE[0])
+        return ("%d layers make %d stackings of %d layers, more than this builder takes on (%d); %s" % (
+            nl, work, top, MAX_STACKINGS, fix))
     return None
 
 
-def build(layer_set, per_level=60, max_level=5, progress=None):
+def most_layers(level):
+    """The most layers whose stackings of `level` layers this builder takes on."""
+    n = level
+    while n < stackings.MAX_LAYERS and stackings.stacking_count(n + 1, level) <= MAX_STACKINGS:
+        n += 1
+    return n
+
+
+def limits():
+    """Every limit `cards build` has on a Layers set, in one place (the web page gets them from here)."""
+    from layerlight_tools.layers import sets
+    return {"size": [sets.MIN_SIZE, sets.MAX_SIZE], "colours": sets.MAX_COLOURS, "min_layers": sets.MIN_LAYERS,
+            "layers": stackings.MAX_LAYERS, "stackings": MAX_STACKINGS, "per_level": list(PER_LEVEL_RANGE),
+            "per_level_default": PER_LEVEL, "max_level": list(MAX_LEVEL_RANGE),
+            "max_level_default": MAX_LEVEL_RANGE[1],
+            "most_layers": {str(k): most_layers(k) for k in range(MAX_LEVEL_RANGE[0], MAX_LEVEL_RANGE[1] + 1)}}
+
+
+def build(layer_set, per_level=60, max_level=5, progress=None, reach=None):
     """The missions of a deck: for each level 2..max_level the set allows, up to per_level of them.
 
     progress(stage, done, total) is called as the work goes on (stage
     'stackings' then 'missions'). Returns BuiltMission objects in deck order.
+    reach, a dict, gets {level: patterns of that level the set makes}: what a
+    deck could have had before "nearly the same" and --per-level thinned it.
     """
     n = layer_set.size
     nl = len(layer_set.layers)
@@ -188,6 +220,8 @@ def build(layer_set, per_level=60, max_level=5, progress=None):
     levels = [k for k in LEVELS if k <= top]
     for level in levels:
         cands = found[level]
+        if reach is not None:
+            reach[level] = len(cands)
         if not len(cands):
             continue
         grades = difficulty(level, cands.counts, cands.visible)

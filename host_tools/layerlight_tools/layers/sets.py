@@ -15,6 +15,8 @@ ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 HEX_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 MAX_COLOURS = 15      # a deck stores two cells a byte
 MAX_LAYERS = 255
+MIN_LAYERS = 2
+MIN_SIZE, MAX_SIZE = 2, 16
 SIDES = ("front", "back")
 
 
@@ -162,8 +164,8 @@ def parse(data, text="", path="<set>"):
     if "size" not in data:
         fail("size is missing (size = N, the cells of a side, 2 to 16)")
     size = data["size"]
-    if not isinstance(size, int) or isinstance(size, bool) or not 2 <= size <= 16:
-        fail("size must be a whole number from 2 to 16, not %r" % (size,), places.top("size"))
+    if not isinstance(size, int) or isinstance(size, bool) or not MIN_SIZE <= size <= MAX_SIZE:
+        fail("size must be a whole number from %d to %d, not %r" % (MIN_SIZE, MAX_SIZE, size), places.top("size"))
     bg = data.get("background", "#ffffff")
     if not isinstance(bg, str) or not HEX_RE.match(bg):
         fail("background must be a colour like \"#f5f0e6\", not %r" % (bg,), places.top("background"))
@@ -187,8 +189,8 @@ def parse(data, text="", path="<set>"):
         layers_in = []
     if not isinstance(layers_in, list) or not all(isinstance(x, dict) for x in layers_in):
         fail("layers must be [[layers]] tables", places.top("layers") or places.layer(0))
-    if len(layers_in) < 2:
-        fail("a set needs at least 2 [[layers]], found %d" % len(layers_in), places.layer(0))
+    if len(layers_in) < MIN_LAYERS:
+        fail("a set needs at least %d [[layers]], found %d" % (MIN_LAYERS, len(layers_in)), places.layer(0))
     if len(layers_in) > MAX_LAYERS:
         fail("%d layers; at most %d" % (len(layers_in), MAX_LAYERS))
     layers = []

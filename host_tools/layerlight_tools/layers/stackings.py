@@ -21,6 +21,7 @@ geometry module (Layer.grid), the one source of truth.
 import numpy as np
 
 MAX_LEVEL = 5
+MAX_LAYERS = 63       # the layers a stack used are one bit each of a 64-bit word
 ORIENTATIONS = 8
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
@@ -233,8 +234,8 @@ def missions(layers, size, colours, max_level=MAX_LEVEL, tick=None):
     tick(n) is called as the work goes on, n stackings at a time (they add up
     to every stacking of 1..max_level layers). Returns {level: Candidates}.
     """
-    if len(layers) > 63:
-        raise ValueError("at most 63 layers")
+    if len(layers) > MAX_LAYERS:
+        raise ValueError("at most %d layers" % MAX_LAYERS)
     shapes = Shapes(layers, size, colours)
     nl = len(layers)
     top = min(max_level, nl)

@@ -11,9 +11,13 @@ no copy of them.
 """
 
 import base64
+import hashlib
+import io
 import json
 import os
 import re
+import shlex
+import tempfile
 import threading
 
 from layerlight import geometry, led_light, otlo_tiles, screens, stacking
@@ -34,8 +38,10 @@ class BadRequest(Exception):
 # --- the model and its TOML -------------------------------------------------
 
 def _toml_str(value):
-    # JSON's string escapes are TOML's (basic strings): quotes, backslashes, \uXXXX
-    return json.dumps(value)
+    # JSON's string escapes are TOML's (basic strings): quotes, backslashes, control characters.
+    # Every other character is written as itself (UTF-8: a name stays readable in the file);
+    # DEL is the one control character JSON leaves as it is and TOML does not take.
+    return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def _toml_value(value):
@@ -141,6 +147,16 @@ def open_shipped(name):
         return None
     with open(os.path.join(SETS, name), "rb") as f:
         return open_file(name, f.read())
+
+
+def limits():
+    """GET /box/limits.json: every limit the builders have, from where they are kept (the page
+    sets its inputs by them and says each one while the set is painted; it has no copy)."""
+    from layerlight_tools.layers import cards
+    from layerlight_tools.otlo import cards as otlo_cards, sets as otlo_sets
+    return {"layers": cards.limits(),
+            "otlo": {"tile": [1, 4], "colours": otlo_sets.MAX_COLOURS, "min_layers": 2,
+                     "layers": otlo_sets.MAX_TILES, "per_level": [1, 200], "per_level_default": otlo_cards.PER_LEVEL}}
 
 
 def shipped_list():
@@ -426,11 +442,15 @@ BUSY = "a build is already running: one at a time, wait for it to finish"
 
 
 class Builds:
-    """The one build the server runs at a time, and what the page polls of it."""
+    """The one build the server runs at a time, and what the page polls of it. The state keeps
+    the set file's text and a number for each build, so a page reloaded while a build ran (or
+    after it ended) finds it again and knows whether it is of the set it has."""
 
     def __init__(self):
         self.lock = threading.Lock()
         self.state = {"state": "idle"}
+        self.count = 0
+        self.decks = {}     # sha-256 of a deck built here -> (its bytes, its file name): for printing
 
     def status(self):
         with self.lock:
@@ -456,54 +476,92 @@ class Builds:
             return 400, {"error": str(e), "where": {"part": "levels"}}
         with self.lock:
             if self.state["state"] == "running":
-                return 409, {"error": BUSY, "where": {"part": "build"}}
-            self.state = {"state": "running", "stage": "", "done": 0, "total": 0, "file": name}
-        args = (kind, the_set, per_level, max_level, name, text, model)
+                return 409, {"error": BUSY, "where": {"part": "build"}, "build": self.state["build"]}
+            self.count += 1
+            self.state = {"state": "running", "stage": "", "done": 0, "total": 0, "file": name, "toml": text,
+                          "build": self.count}
+            number = self.count
+        args = (kind, the_set, per_level, max_level, name, text, model, number)
         if run_in_thread:
             threading.Thread(target=self._run, args=args, daemon=True).start()
         else:
             self._run(*args)
-        return 202, {"state": "running"}
+        return 202, {"state": "running", "build": number}
 
     def _progress(self, stage, done, total):
         with self.lock:
             self.state.update(stage=stage, done=done, total=total)
 
-    def _run(self, kind, the_set, per_level, max_level, name, text, model):
+    def _run(self, kind, the_set, per_level, max_level, name, text, model, number):
+        ended = {"file": name, "toml": text, "build": number}
         try:
-            items = cmd_cards.build_items(kind, the_set, per_level, max_level, self._progress, name)
+            reach = {}
+            items = cmd_cards.build_items(kind, the_set, per_level, max_level, self._progress, name, reach)
             data = cmd_cards.pack_deck(kind, the_set, items)
-            result = summary(kind, the_set, items, data, name, per_level, model, max_level)
+            result = summary(kind, the_set, items, data, name, per_level, model, max_level, reach)
             result["toml"] = text
         except UserError as e:
-            with self.lock:
-                self.state = {"state": "failed", "error": str(e), "where": {"part": "build"}, "file": name}
-            return
+            ended.update(state="failed", error=str(e), where={"part": "build"})
         except Exception as e:  # a bug, not the person's set: still one line in the page
+            ended.update(state="failed", error="%s: the build failed: %s" % (name, e), where={"part": "build"})
+        else:
+            ended.update(state="done", result=result)
             with self.lock:
-                self.state = {"state": "failed", "error": "%s: the build failed: %s" % (name, e),
-                              "where": {"part": "build"}, "file": name}
-            return
+                self.decks[result["deck_sha"]] = (data, result["deck_file"])
         with self.lock:
-            self.state = {"state": "done", "result": result, "toml": text, "file": name}
+            self.state = ended
+
+    def pdf(self, sha, sets=4):
+        """(PDF bytes, file name) of a deck built here: what `layerlight cards render DECK -o
+        NAME.pdf` writes; None for a deck this server did not build."""
+        with self.lock:
+            found = self.decks.get(sha)
+        if found is None:
+            return None
+        data, deck_file = found
+        from layerlight_tools.layers import render
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, deck_file)
+            with open(path, "wb") as f:
+                f.write(data)
+            _, pages = cmd_cards.deck_pages(path, sets)
+            out = io.BytesIO()
+            render.write_pdf(pages, out)
+        return out.getvalue(), pdf_name(deck_file)
+
+
+def pdf_name(deck_file):
+    """my-box.deck -> my-box-cards.pdf"""
+    return (deck_file[:-5] if deck_file.endswith(".deck") else deck_file) + "-cards.pdf"
 
 
 SAMPLES = 2   # missions (challenges) shown of each level
 
 
-def summary(kind, the_set, items, data, name, per_level, model, max_level=DEFAULT_MAX_LEVEL):
-    """What the page shows of a built deck, and the deck itself (base64)."""
+def summary(kind, the_set, items, data, name, per_level, model, max_level=DEFAULT_MAX_LEVEL, reach=None):
+    """What the page shows of a built deck, and the deck itself (base64): the modes that play it
+    (playable.plays: each mode's levels, or why not), the commands that make, print and flash
+    it, quoted for a shell."""
+    from layerlight_tools.layers import playable
     stem = name[:-5] if name.endswith(".toml") else name
     deck_name = stem + ".deck"
     counts = cmd_cards.level_counts(kind, items)
     option = "" if per_level == (24 if kind == "otlo" else 60) else " --per-level %d" % per_level
     if kind != "otlo" and max_level != DEFAULT_MAX_LEVEL:
         option += " --max-level %d" % max_level
+    plays = cmd_cards.deck_plays(kind, the_set, items, reach, max_level)
+    lines = playable.summary_lines(plays)
+    q = shlex.quote
     out = {"kind": kind, "deck": base64.b64encode(data).decode(), "deck_file": deck_name, "bytes": len(data),
+           "deck_sha": hashlib.sha256(data).hexdigest(),
            "line": cmd_cards.build_summary(kind, items),
            "counts": [[k, v] for k, v in sorted(counts.items())],
-           "build_command": "layerlight cards build %s -o %s%s" % (name, deck_name, option),
-           "flash_command": "layerlight flash --deck %s" % deck_name,
+           "plays": plays, "plays_line": lines[0],
+           "nobody": None if any(p["levels"] for p in plays) else " ".join(l.strip() for l in lines),
+           "build_command": "layerlight cards build %s -o %s%s" % (q(name), q(deck_name), option),
+           "render_command": "layerlight cards render %s -o %s" % (q(deck_name), q(pdf_name(deck_name))),
+           "pdf_file": pdf_name(deck_name),
+           "flash_command": "layerlight flash --deck %s" % q(deck_name),
            "samples": []}
     by_level = {}
     for m in items:

@@ -114,6 +114,7 @@ class Site:
         self.routes["/manifest.json"] = (json.dumps(manifest, indent=1).encode(), TYPES[".json"])
         self.routes["/led-colours.json"] = (json.dumps(led_colour_tables()).encode(), TYPES[".json"])
         self.routes["/box/shipped.json"] = (json.dumps(box.shipped_list()).encode(), TYPES[".json"])
+        self.routes["/box/limits.json"] = (json.dumps(box.limits()).encode(), TYPES[".json"])
         self.builds = box.Builds()
 
     def write_flash(self, body):
@@ -241,6 +242,27 @@ class Handler(BaseHTTPRequestHandler):
     def _box_get(self, path):
         if path == "/box/build":
             self._json(HTTPStatus.OK, self.site.builds.status())
+            return
+        if path == "/box/cards.pdf":
+            # the printable cards of a deck this server built (the page names it by its sha-256)
+            sha = parse_qs(urlsplit(self.path).query).get("deck", [""])[0]
+            try:
+                found = self.site.builds.pdf(sha)
+            except Exception as e:  # a bug here, not the person's deck: one line, not a dropped connection
+                self._json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": "the cards could not be printed: %s" % e})
+                return
+            if found is None:
+                self._json(HTTPStatus.NOT_FOUND, {"error": "no such deck here: build it again"})
+                return
+            data, name = found
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", "application/pdf")
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Content-Disposition", 'attachment; filename="%s"' % name.replace('"', ""))
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            self.end_headers()
+            self.wfile.write(data)
             return
         if path.startswith("/box/shipped/"):
             found = box.open_shipped(path[len("/box/shipped/"):])

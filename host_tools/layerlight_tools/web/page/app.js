@@ -70,7 +70,7 @@ window.layerlight = {
   ledCentre: (x, y) => ledCentre(x, y),
   // "Your box": the colour model's table at the brightness shown, and a new deck for the device
   get screenTable() { return sim.tables ? sim.tables[sim.cap] : null; },
-  useDeck: (kind, bytes) => useDeck(kind, bytes),
+  useDeck: (kind, bytes, mode) => useDeck(kind, bytes, mode),
 };
 
 // --- loading ------------------------------------------------------------------
@@ -423,7 +423,8 @@ function reboot(how) {
 
 // A deck built by "Your box" goes onto the device's flash, in place of the shipped deck of its
 // kind, and a new device boots straight into the game that plays it.
-function useDeck(kind, bytes) {
+// `mode`: the game it starts (one the build said can play the deck); by default the kind's first.
+function useDeck(kind, bytes, mode) {
   if (!sim.web) throw new Error("the simulator has not started");
   const name = kind === "otlo" ? "decks/otlo.deck" : "decks/default.deck";
   mkdirs(sim.mp.FS, "/flash/decks");
@@ -434,7 +435,7 @@ with open("/flash/" + _deck_name, "rb") as _f:
     web.factory[_deck_name] = _f.read()
 del _f, _deck_name
 `);
-  $("mode").value = kind === "otlo" ? "otlo" : "layers";
+  $("mode").value = mode || (kind === "otlo" ? "otlo" : "layers");
   reboot("reset");
   log(`-- ${name}: your deck; the device restarted in ${$("mode").value} --`);
 }

@@ -8,6 +8,10 @@
 // the set file `layerlight cards build` reads, checks it with the same loader
 // (the same one-line messages), and answers the orientations and stacks from
 // the firmware's geometry. The model is kept in localStorage at every change.
+//
+// Every change to the set (and the stack) is a step Undo takes back: changed() keeps the
+// state before it. A stroke of the brush, or typing in one field until it loses focus, is one
+// step. The builder's limits come from the server (/box/limits.json): no copy here.
 
 const KEY = "layerlight.box.v1";
 const CHARS = "RBYGOPCWKMNTVXZ";   // the characters new colours get, in order
@@ -36,6 +40,14 @@ const box = {
   painting: null,       // {card, side, value} while a pointer is down on a grid
   kept: null,           // the set file's text as opened or last downloaded: what is in a file
   keptPending: false,   // the next check's TOML is that text (a set just opened)
+  limits: null,         // the builders' limits (the server's /box/limits.json), by kind
+  history: [],          // Undo: the states before each change (JSON of model, file, stack)
+  future: [],           // Redo: the states Undo took back
+  snap: null,           // the state now, as the history keeps it
+  lastTag: null,        // what the last change was part of (a stroke, typing in a field)
+  seq: 0,               // numbers strokes and focused fields
+  zoomed: -1,           // the card shown large, or -1
+  buildMsgToml: null,   // the set the message under Build is about (it goes once the set changes)
 };
 
 // What tests read: the model, the last check, the built deck, the stack's picture.
@@ -46,6 +58,8 @@ window.layerlightBox = {
   get built() { return box.built ? box.built.result : null; },
   get building() { return box.building; },
   get stackRows() { return box.stackRows || null; },
+  get undoSteps() { return box.history.length; },
+  get redoSteps() { return box.future.length; },
   settled: () => settled(),
 };
 
@@ -107,11 +121,66 @@ function restore() {
   return false;
 }
 
-// A change of the model: keep it, draw it, and have the server check it.
-function changed(redraw = true) {
+// A change of the model: remember the state before it (Undo), keep it, draw it, and have the
+// server check it. `tag` names what the change is part of: changes with the same tag one after
+// the other are one step (a stroke, typing in one field).
+function changed(redraw = true, tag = null) {
+  commit(tag);
   save();
   if (redraw) render();
   scheduleCheck();
+}
+
+// --- undo and redo ----------------------------------------------------------------------
+
+function snapshot() {
+  return JSON.stringify({ model: box.model, file: box.file, stack: box.stack });
+}
+
+function commit(tag) {
+  const now = snapshot();
+  if (now === box.snap) return;
+  if (box.snap !== null && !(tag && tag === box.lastTag)) {
+    box.history.push(box.snap);
+    if (box.history.length > 500) box.history.shift();
+  }
+  box.future = [];
+  box.snap = now;
+  box.lastTag = tag;
+  showUndo();
+}
+
+// A new set (opened, new, restored): nothing to undo yet.
+function forget() {
+  box.history = [];
+  box.future = [];
+  box.snap = snapshot();
+  box.lastTag = null;
+  showUndo();
+}
+
+function travel(from, to) {
+  if (!from.length) return;
+  to.push(snapshot());
+  const state = JSON.parse(from.pop());
+  box.model = state.model;
+  box.file = state.file;
+  box.stack = state.stack;
+  box.snap = snapshot();
+  box.lastTag = null;
+  if (box.zoomed >= box.model.cards.length) box.zoomed = -1;
+  save();
+  render();
+  showUndo();
+  scheduleCheck();
+}
+
+const undo = () => travel(box.history, box.future);
+const redo = () => travel(box.future, box.history);
+
+function showUndo() {
+  $("undo").disabled = !box.history.length;
+  $("redo").disabled = !box.future.length;
 }
 
 // --- talking to the server -----------------------------------------------------------
@@ -193,6 +262,55 @@ function say(id, text) {
   el.hidden = !text;
 }
 
+// A set loader's message as `cards build` prints it, its "file:LINE" a link to that line of the
+// set file (the TOML under the page, opened and the line marked): the painter sees the file too.
+function sayAtLine(id, text) {
+  const el = $(id);
+  if (!el) return;
+  const m = /^([^:]+):(\d+): /.exec(text || "");
+  if (!m) {
+    say(id, text);
+    return;
+  }
+  el.textContent = "";
+  const a = document.createElement("a");
+  a.href = "#toml";
+  a.className = "toml-line";
+  a.dataset.line = m[2];
+  a.title = "show this line of the set file";
+  a.textContent = `${m[1]}:${m[2]}`;
+  a.addEventListener("click", (e) => {
+    e.preventDefault();
+    showTomlLine(Number(m[2]));
+  });
+  el.append(a, text.slice(m[1].length + m[2].length + 1));
+  el.hidden = false;
+}
+
+function showToml(text) {
+  const pre = $("toml");
+  pre.textContent = "";
+  text.split("\n").forEach((line, i, all) => {
+    if (i === all.length - 1 && line === "") return;
+    const span = document.createElement("span");
+    span.className = "ln";
+    span.dataset.line = i + 1;
+    span.textContent = line + "\n";
+    pre.append(span);
+  });
+}
+
+function showTomlLine(n) {
+  const box_ = document.querySelector(".toml-box");
+  box_.open = true;
+  for (const el of document.querySelectorAll("#toml .ln.hl")) el.classList.remove("hl");
+  const line = document.querySelector(`#toml .ln[data-line="${n}"]`);
+  if (line) {
+    line.classList.add("hl");
+    line.scrollIntoView({ block: "center" });
+  }
+}
+
 function showCheck() {
   const c = box.checked;
   for (const el of document.querySelectorAll(".card .msg")) say(el.id, "");
@@ -204,7 +322,7 @@ function showCheck() {
   if (c.error) {
     const w = c.where || {};
     if (w.card !== undefined && $("card-msg-" + w.card)) {
-      say("card-msg-" + w.card, c.error);
+      sayAtLine("card-msg-" + w.card, c.error);
       const card = document.querySelector(`.card[data-card="${w.card}"]`);
       card.classList.add("has-error");
       if (w.side && w.row) {
@@ -213,17 +331,46 @@ function showCheck() {
         for (const el of document.querySelectorAll(sel)) el.classList.add("bad");
       }
     } else if (w.part === "colours") {
-      say("colours-msg", c.error);
+      sayAtLine("colours-msg", c.error);
     } else if (w.part === "levels") {
       say("levels-msg", c.error);
     } else {
-      say("set-msg", c.error);
+      sayAtLine("set-msg", c.error);
     }
   }
   say("size-msg", c.matrix_error ? `${c.file}: ${c.matrix_error}` : "");
-  $("toml").textContent = c.toml;
+  // what the last build said is about the set as it was then: once the set changes, it goes
+  if (box.buildMsgToml !== null && box.buildMsgToml !== c.toml) {
+    say("build-msg", "");
+    box.buildMsgToml = null;
+  }
+  showToml(c.toml);
+  showSetStatus();
   (c.views || []).forEach((v, k) => drawOrientations(k, v));
   showStale();
+}
+
+// The set as it is now, with the builder's limits beside each count (the server's numbers).
+function showSetStatus() {
+  const lim = limitsNow();
+  if (!lim || !box.model) return;
+  const m = box.model;
+  const n = m.cards.length;
+  const noun = m.kind === "otlo" ? "tiles" : "layers";
+  const [w, h] = dims();
+  const parts = [`${n} ${noun} (${lim.min_layers} to ${lim.layers})`,
+    `${m.colors.length} colours (at most ${lim.colours})`];
+  if (m.kind === "otlo") parts.push(`tiles ${w} × ${h} (1 × 1 to ${lim.tile[1]} × ${lim.tile[1]})`);
+  else parts.push(`grid ${w} × ${h} (${lim.size[0]} to ${lim.size[1]} a side)`);
+  $("set-status").textContent = parts.join(", ");
+  const full = n >= lim.layers;
+  $("card-add").disabled = full;
+  $("card-add").title = full ? `the builder takes at most ${lim.layers} ${noun}` : "another blank card";
+  $("colour-add").disabled = m.colors.length >= lim.colours;
+}
+
+function limitsNow() {
+  return box.limits && box.model ? box.limits[box.model.kind] : null;
 }
 
 // A deck built from an earlier state of the set is not played nor downloaded as this set's:
@@ -236,19 +383,22 @@ function isStale() {
 function showStale() {
   if (!box.built) return;
   const stale = isStale();
-  $("play").disabled = stale;
-  $("download-deck").disabled = stale;
+  const r = box.built.result;
+  const empty = !r.counts.length;
+  $("play").disabled = stale || !!r.nobody;
+  $("download-deck").disabled = stale || empty;
+  $("print").disabled = stale || empty;
   say("built-stale", stale ? `the set has changed since ${box.built.result.deck_file} was built: ` +
     "build again to play it or download its deck" : "");
 }
 
 function showRefusal(data, fallback) {
   const w = data.where || {};
-  if (w.card !== undefined && $("card-msg-" + w.card)) say("card-msg-" + w.card, data.error);
+  if (w.card !== undefined && $("card-msg-" + w.card)) sayAtLine("card-msg-" + w.card, data.error);
   else if (w.part === "size") say("size-msg", data.error);
-  else if (w.part === "colours") say("colours-msg", data.error);
+  else if (w.part === "colours") sayAtLine("colours-msg", data.error);
   else if (w.part === "levels") say("levels-msg", data.error);
-  else if (w.part === "set") say("set-msg", data.error);
+  else if (w.part === "set") sayAtLine("set-msg", data.error);
   else say(fallback, data.error);
   if (w.card !== undefined || w.part === "set" || w.part === "colours") say("build-msg", data.error);
 }
@@ -303,7 +453,8 @@ function drawOrientations(k, view) {
   strip.textContent = "";
   if (!view) return;
   const [w, h] = dims();
-  const px = Math.max(3, Math.min(12, Math.floor(42 / Math.max(w, h))));
+  // about 96 px a picture, two rows of four: 6 px an LED at 16x16, 24 at 2x2 (never less than 6)
+  const px = Math.max(6, Math.min(24, Math.floor(96 / Math.max(w, h))));
   view.orientations.forEach((rows, o) => {
     const fig = document.createElement("figure");
     fig.dataset.o = o;
@@ -347,7 +498,8 @@ function renderPalette() {
   $("colour-edit").disabled = !chosen;
   $("colour-remove").disabled = !chosen;
   if (chosen && /^#[0-9a-fA-F]{6}$/.test(chosen[1])) $("colour-edit").value = chosen[1].toLowerCase();
-  $("colour-add").disabled = box.model.colors.length >= (box.model.kind === "otlo" ? 14 : 15);
+  const lim = limitsNow();
+  $("colour-add").disabled = !!lim && box.model.colors.length >= lim.colours;
 }
 
 function renderBar() {
@@ -360,12 +512,23 @@ function renderBar() {
     const now = `${m.tile[0]}x${m.tile[1]}`;
     for (const t of OTLO_TILES.includes(now) ? OTLO_TILES : [...OTLO_TILES, now]) size.add(new Option(`tiles ${t.replace("x", " × ")}`, t, false, t === now));
   } else {
-    for (let n = 2; n <= 16; n++) size.add(new Option(`${n} × ${n}`, String(n), false, n === m.size));
+    const [lo, hi] = limitsNow() ? limitsNow().size : [2, 16];
+    for (let n = lo; n <= hi; n++) size.add(new Option(`${n} × ${n}`, String(n), false, n === m.size));
   }
   $("box-bg-label").firstChild.textContent = m.kind === "otlo" ? "Table " : "Background ";
   const bg = m.kind === "otlo" ? m.table : m.background;
   if (/^#[0-9a-fA-F]{6}$/.test(bg)) $("box-background").value = bg.toLowerCase();
-  $("per-level").placeholder = m.kind === "otlo" ? "24" : "60";
+  const lim = limitsNow();
+  if (lim) {
+    $("per-level").placeholder = String(lim.per_level_default);
+    $("per-level").min = lim.per_level[0];
+    $("per-level").max = lim.per_level[1];
+    if (lim.max_level) {
+      $("max-level").placeholder = String(lim.max_level_default);
+      $("max-level").min = lim.max_level[0];
+      $("max-level").max = lim.max_level[1];
+    }
+  }
   $("per-level").value = box.perLevel;
   $("max-level").value = box.maxLevel;
   $("max-level-label").hidden = m.kind === "otlo";
@@ -375,7 +538,10 @@ function renderBar() {
 function cellStyle(el, ch) {
   const i = box.model.colors.findIndex((p) => p[0] === ch);
   if (ch === "." || i < 0) {
+    // a hole shows what is under the card: the set's background (the table, for tiles)
+    const bg = box.model.kind === "otlo" ? box.model.table : box.model.background;
     el.style.background = "";
+    el.style.backgroundColor = /^#[0-9a-fA-F]{6}$/.test(bg || "") ? bg : "";
     el.classList.add("hole");
   } else {
     el.style.background = box.model.colors[i][1];
@@ -387,10 +553,13 @@ function renderCards() {
   const host = $("cards");
   host.textContent = "";
   const [w, h] = dims();
-  const cellPx = Math.max(12, Math.min(36, Math.floor(170 / Math.max(w, h))));
   box.model.cards.forEach((card, k) => {
+    const zoomed = k === box.zoomed;
+    // both sides side by side inside the card; zoomed, each side as large as the row allows
+    const cellPx = zoomed ? Math.max(14, Math.min(56, Math.floor(400 / Math.max(w, h))))
+      : Math.max(9, Math.min(36, Math.floor(170 / Math.max(w, h))));
     const el = document.createElement("article");
-    el.className = "card";
+    el.className = "card" + (zoomed ? " zoomed" : "");
     el.dataset.card = k;
     const head = document.createElement("header");
     head.draggable = true;
@@ -403,13 +572,17 @@ function renderCards() {
     id.spellcheck = false;
     id.addEventListener("input", () => {
       card.id = id.value;
-      changed(false);
+      changed(false, "field" + box.seq);
     });
     head.append(id);
     for (const [cls, text, title, fn] of [
       ["card-mirror", "front → back", "copy the front to the back, left and right swapped (the card turned over)", () => mirrorCard(k).catch(lost)],
       ["card-clear", "clear", "make every cell of both sides a hole", () => clearCard(k)],
       ["card-stack", "stack", "put this card on top of the stack", () => addToStack(k)],
+      ["card-zoom", zoomed ? "smaller" : "zoom", zoomed ? "back to its size" : "this card large, the width of the page", () => {
+        box.zoomed = zoomed ? -1 : k;
+        render();
+      }],
       ["card-remove", "×", "remove this card", () => removeCard(k)],
     ]) {
       const b = document.createElement("button");
@@ -471,7 +644,7 @@ function wirePainting(grid, k, side) {
     const y = Number(target.dataset.y);
     if (setCell(k, side, x, y, box.painting.value)) {
       cellStyle(target, charOf(box.painting.value));
-      changed(false);
+      changed(false, box.painting.tag);
     }
   };
   grid.addEventListener("pointerdown", (e) => {
@@ -482,7 +655,7 @@ function wirePainting(grid, k, side) {
     // a click on a cell already in the chosen colour makes it a hole again
     const here = box.model.cards[k][side][y][x];
     const value = here === charOf(box.colour) && box.colour !== 0 ? 0 : box.colour;
-    box.painting = { value };
+    box.painting = { value, tag: "stroke" + ++box.seq };   // one stroke, one undo step
     // a touch captures the pointer to its first cell: let a drag reach the others
     if (e.target.hasPointerCapture(e.pointerId)) e.target.releasePointerCapture(e.pointerId);
     paintAt(e.target);
@@ -635,8 +808,10 @@ function openModel(model, file) {
   box.stack = [];
   box.colour = 1;
   box.built = null;
+  box.zoomed = -1;
   $("build-result").hidden = true;
   $("box-kind").value = model.kind;
+  forget();
   say("build-msg", "");
   say("upload-msg", "");
   // the set as opened is in a file (or blank): its text is the first check's
@@ -677,39 +852,76 @@ async function upload(file) {
 
 // --- building and playing ---------------------------------------------------------------
 
+// One build at a time from the page: Build is off from the click until the build is over. A
+// build already running on the server (this page reloaded, another tab) is followed, not refused.
 async function build() {
   if (box.building) return;
-  say("build-msg", "");
-  say("size-msg", "");
-  $("build-result").hidden = true;
-  const { status, data } = await post("/box/build", { model: box.model, file: box.file, matrix: matrix(), ...levels() });
-  if (status !== 202) {
-    showRefusal(data, "build-msg");
+  setBuilding(true);
+  try {
+    say("build-msg", "");
+    box.buildMsgToml = null;
+    showProgress("", 0, 0);
+    await flush();
+    const { status, data } = await post("/box/build", { model: box.model, file: box.file, matrix: matrix(), ...levels() });
+    if (status === 409) {
+      await follow();
+      return;
+    }
+    if (status !== 202) {
+      showRefusal(data, "build-msg");
+      box.buildMsgToml = box.checked.toml;
+      return;
+    }
+    $("build-result").hidden = true;
+    await follow();
+  } finally {
+    setBuilding(false);
+  }
+}
+
+function setBuilding(on) {
+  box.building = on;
+  $("build").disabled = on;
+}
+
+// Poll the server's build until it is over, then show how it ended.
+async function follow() {
+  for (;;) {
+    const s = await (await fetch("/box/build")).json();
+    if (s.state === "running") {
+      showProgress(s.stage, s.done, s.total);
+      await new Promise((r) => setTimeout(r, 150));
+      continue;
+    }
+    ended(s);
     return;
   }
-  box.building = true;
-  $("build").disabled = true;
-  try {
-    for (;;) {
-      await new Promise((r) => setTimeout(r, 150));
-      const s = await (await fetch("/box/build")).json();
-      if (s.state === "running") {
-        showProgress(s.stage, s.done, s.total);
-        continue;
-      }
-      if (s.state === "failed") {
-        showRefusal(s, "build-msg");
-        showProgress("", 0, 0);
-      } else if (s.state === "done") {
-        showProgress("done", 1, 1);
-        showBuilt(s.result, s.file);
-      }
-      break;
-    }
-  } finally {
-    box.building = false;
-    $("build").disabled = false;
+}
+
+function ended(s) {
+  if (s.state === "failed") {
+    showProgress("", 0, 0);
+    showRefusal(s, "build-msg");
+    box.buildMsgToml = s.toml || null;
+  } else if (s.state === "done") {
+    showProgress("done", 1, 1);
+    showBuilt(s.result, s.file);
   }
+}
+
+// The page opened (or reloaded): a build the server is running is followed (its promise is
+// returned, the page is ready meanwhile); one that ended, of the set as it is now, is shown.
+async function resumeBuild() {
+  const s = await (await fetch("/box/build")).json();
+  if (s.state === "running") {
+    setBuilding(true);
+    return follow().finally(() => setBuilding(false));
+  }
+  if ((s.state === "done" || s.state === "failed") && box.checked && s.toml === box.checked.toml
+    && s.file === box.checked.file) {
+    ended(s);
+  }
+  return null;
 }
 
 const STAGES = { stackings: "every stacking", missions: "solving each mission again" };
@@ -744,6 +956,27 @@ function showBuilt(result, file) {
   }
   $("flash-command").textContent = result.flash_command;
   $("build-command").textContent = result.build_command;
+  $("render-command").textContent = result.render_command;
+  // the modes that can play it (their levels), and why each other one cannot
+  $("build-plays").textContent = result.plays_line;
+  const why = $("build-whynot");
+  why.textContent = "";
+  for (const p of result.plays) {
+    if (!p.why) continue;
+    const li = document.createElement("li");
+    li.textContent = p.why;
+    why.append(li);
+  }
+  const modes = $("play-mode");
+  modes.textContent = "";
+  for (const p of result.plays) {
+    if (p.levels.length) modes.add(new Option(`${p.label} (level${p.levels.length > 1 ? "s" : ""} ${p.levels.join(", ")})`, p.mode));
+  }
+  modes.disabled = !modes.options.length;
+  if (result.nobody) {
+    say("build-msg", `${result.deck_file}: ${result.nobody}`);
+    box.buildMsgToml = result.toml;
+  }
   const host = $("samples");
   host.textContent = "";
   for (const s of result.samples) {
@@ -791,7 +1024,7 @@ async function play() {
   await flush();
   if (!box.built || isStale()) return;
   try {
-    window.layerlight.useDeck(box.built.result.kind, box.built.bytes);
+    window.layerlight.useDeck(box.built.result.kind, box.built.bytes, $("play-mode").value || undefined);
     say("build-msg", "");
     document.querySelector(".device").scrollIntoView({ behavior: "smooth", block: "center" });
   } catch (e) {
@@ -799,14 +1032,48 @@ async function play() {
   }
 }
 
+// The printable cards of the deck: the server renders the deck it built, as `cards render` does.
+async function printBox() {
+  await flush();
+  if (!box.built || isStale()) return;
+  const r = await fetch("/box/cards.pdf?deck=" + box.built.result.deck_sha);
+  if (!r.ok) {
+    let why = `HTTP ${r.status}`;
+    try {
+      why = (await r.json()).error;
+    } catch (e) {
+      // not JSON: the status says it
+    }
+    say("build-msg", `${box.built.result.pdf_file}: ${why}`);
+    box.buildMsgToml = box.checked.toml;
+    return;
+  }
+  download(box.built.result.pdf_file, new Uint8Array(await r.arrayBuffer()), "application/pdf");
+}
+
 // --- wiring -------------------------------------------------------------------------------
 
 function wire() {
   window.addEventListener("pointerup", () => (box.painting = null));
   window.addEventListener("pointercancel", () => (box.painting = null));
+  // typing in one field until it loses focus is one undo step
+  document.addEventListener("focusin", () => box.seq++);
   $("box-name").addEventListener("input", () => {
     box.model.name = $("box-name").value;
-    changed(false);
+    changed(false, "field" + box.seq);
+  });
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  document.addEventListener("keydown", (e) => {
+    if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
+    const key = e.key.toLowerCase();
+    if (key !== "z" && key !== "y") return;
+    // a text field keeps its own undo of what is being typed there
+    const t = e.target;
+    if (t && (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && ["text", "number"].includes(t.type)))) return;
+    e.preventDefault();
+    if (key === "y" || e.shiftKey) redo();
+    else undo();
   });
   $("box-file").addEventListener("change", () => {
     box.file = $("box-file").value.trim() || "my-box.toml";
@@ -831,12 +1098,12 @@ function wire() {
   $("box-background").addEventListener("input", () => {
     if (box.model.kind === "otlo") box.model.table = $("box-background").value;
     else box.model.background = $("box-background").value;
-    changed(false);
+    changed(true, "field" + box.seq);   // redrawn: the holes show it
   });
   $("colour-edit").addEventListener("input", () => {
     if (box.colour < 1) return;
     box.model.colors[box.colour - 1][1] = $("colour-edit").value;
-    changed();
+    changed(true, "field" + box.seq);
   });
   $("colour-add").addEventListener("click", () => {
     const used = new Set(box.model.colors.map((c) => c[0]));
@@ -890,6 +1157,7 @@ function wire() {
   });
   $("build").addEventListener("click", () => build().catch((e) => say("build-msg", String(e))));
   $("play").addEventListener("click", () => play().catch(lost));
+  $("print").addEventListener("click", () => printBox().catch((e) => say("build-msg", String(e))));
   // the set as it is now (the deck built from it, when not stale, is what `cards build` makes of it)
   $("download-toml").addEventListener("click", () => downloadSet().catch(lost));
   $("download-deck").addEventListener("click", () => {
@@ -901,21 +1169,26 @@ function wire() {
 }
 
 async function startBox() {
-  const [tables, shipped] = await Promise.all([
+  const [tables, shipped, limits] = await Promise.all([
     fetch("/led-colours.json").then((r) => r.json()),
     fetch("/box/shipped.json").then((r) => r.json()),
+    fetch("/box/limits.json").then((r) => r.json()),
   ]);
   box.tables = tables;
+  box.limits = limits;
   for (const s of shipped) $("box-shipped").add(new Option(`${s.name} (${s.file})`, s.file));
   if (!restore()) {
     box.model = newModel("layers", "6");
     box.keptPending = true;   // a blank set: nothing to lose yet
   }
   $("box-kind").value = box.model.kind;
+  forget();
   wire();
   render();
   await check();
+  const following = await resumeBuild();
   window.layerlightBox.ready = true;
+  if (following) await following;
 }
 
 startBox().catch((e) => {
