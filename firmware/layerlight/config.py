@@ -120,7 +120,8 @@ def _valid(key, value, default):
     return isinstance(value, type(default))
 
 
-PANEL_KEYS = ("size", "across", "down", "chain", "layout", "origin", "rotation")
+PANEL_KEYS = ("size", "across", "down", "chain", "layout", "origin", "rotation", "lanes")
+LANES = 4  # the panels fed at once: one PIO program drives four consecutive pins (backends/rp2_pio.py)
 PANEL_CHOICES = (
     ("layout", ("serpentine", "progressive")),
     ("origin", ("top-left", "top-right", "bottom-left", "bottom-right")),
@@ -141,6 +142,10 @@ def panels_problem(panels, width, height):
     seat; chain[n] is the position of the n-th panel on the data line;
     layout, origin and rotation are one value for every panel or a list by
     position (default: the layout and origin settings, rotation 0).
+    "lanes": [16, 17, 18, 19]: each of four panels on its own data pin, all
+    four sent at once (a 32x32 frame in the time of one panel); lanes[n] feeds
+    the panel chain[n]. Four consecutive GPIOs, ascending (one PIO program
+    drives them together); the pins themselves are checked in pins_checked.
     """
     if not isinstance(panels, dict):
         return "expected an object like {\"size\": [16, 16], \"across\": 2, \"down\": 2}"
@@ -168,6 +173,14 @@ def panels_problem(panels, width, height):
                 break
     if chain is None:
         return "chain must list each panel position 0..%d once" % (count - 1)
+    lanes = panels.get("lanes")
+    if lanes is not None:
+        if count != LANES:
+            return "lanes feed %d panels at once, not %d" % (LANES, count)
+        if not isinstance(lanes, list) or len(lanes) != LANES or \
+                not all(isinstance(p, int) and not isinstance(p, bool) for p in lanes) or \
+                any(lanes[n] != lanes[0] + n for n in range(LANES)):
+            return "lanes must be %d consecutive GPIO numbers, e.g. [16, 17, 18, 19]" % LANES
     for key, allowed in PANEL_CHOICES:
         if key not in panels:
             continue
@@ -244,6 +257,24 @@ def pins_checked(cfg, profile):
         return pin
 
     used = {}
+    panels = cfg.get("panels")
+    lanes = panels.get("lanes") if panels else None
+    if lanes is not None:
+        # four panels on four pins: the first is the matrix's pin, the others must be free too
+        bad = None
+        if profile["platform"] != "micropython":
+            bad = "four lanes need a MicroPython board (a Pico, a Pico 2, an ESP32-S3)"
+        for pin in lanes:
+            if bad is None and pin not in usable:
+                bad = "%r is not a pin of %s" % (pin, where)
+        if bad is not None:
+            problems.append("config panels.lanes: %s: the panels are sent as one chain on the matrix's pin" % bad)
+            del panels["lanes"]
+            lanes = None
+        else:
+            cfg["matrix_pin"] = lanes[0]
+            for pin in lanes[1:]:
+                used[pin] = "a lane of the matrix's"
     cfg["matrix_pin"] = checked("matrix_pin", cfg["matrix_pin"], profile["matrix_pin"], used)
     used[cfg["matrix_pin"]] = "the matrix's"
     buttons = cfg["buttons"]
@@ -261,12 +292,14 @@ def pins_checked(cfg, profile):
                             % (name, ", ".join(boards.BUTTON_NAMES)))
     cfg["buttons"] = out
     cfg["buzzer_pin"] = checked("buzzer_pin", cfg["buzzer_pin"], profile["buzzer_pin"], used)
-    pins = [cfg["matrix_pin"], cfg["buzzer_pin"]] + [out[name] for name in out]
+    pins = [cfg["matrix_pin"], cfg["buzzer_pin"]] + [out[name] for name in out] + list(lanes or ())[1:]
     for pin in pins:
         if pins.count(pin) > 1:  # a board's pin given back where a setting had taken it
             problems.append("config: pin %r is set for two things, the board's pins are used for all" % (pin,))
             for key in ("matrix_pin", "buttons", "buzzer_pin"):
                 cfg[key] = profile[key]
+            if lanes is not None:
+                del panels["lanes"]
             break
     return problems
 
