@@ -191,6 +191,42 @@ def last_difference(a, b, n: int) -> int:
 
 
 @micropython.viper
+def interleave(out, frame, spread, args):
+    """out[2 + i] = byte i of the four lanes of frame (lane k: its k-th quarter, args[0] bytes
+    each) with lane k's bits in bit k of each nibble (spread: a byte's bits four apart), for i
+    below args[1], the lanes in mask args[2] only (backends/rp2_pio.interleave, LaneSender)."""
+    o = ptr32(out)
+    f = ptr8(frame)
+    s = ptr32(spread)
+    p = ptr32(args)
+    lane = int(p[0])
+    n = int(p[1])
+    mask = int(p[2])
+    if lane < 0 or 4 * lane > int(len(frame)) or int(len(spread)) < 256:
+        return
+    if n > lane:
+        n = lane
+    if n > int(len(out)) - 2:
+        n = int(len(out)) - 2
+    f1 = lane
+    f2 = 2 * lane
+    f3 = 3 * lane
+    i = 0
+    while i < n:
+        w = 0
+        if mask & 1:
+            w = int(s[f[i]])
+        if mask & 2:
+            w |= int(s[f[f1 + i]]) << 1
+        if mask & 4:
+            w |= int(s[f[f2 + i]]) << 2
+        if mask & 8:
+            w |= int(s[f[f3 + i]]) << 3
+        o[2 + i] = w
+        i += 1
+
+
+@micropython.viper
 def ring(buf, ring_at, ring_busy, args):
     """The first args[0] ring pixels lit in (args[1], args[2], args[3]) at byte offsets
     (args[4], args[5], args[6]) of each, but the busy ones (screens.timer_ring)."""

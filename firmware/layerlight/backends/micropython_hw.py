@@ -131,10 +131,25 @@ class Hardware:
         self._prepared = False
         self._strip = None
         self._np = None
-        if rp2_pio is not None:
+        panels = cfg.get("panels")
+        lanes = panels.get("lanes") if panels else None  # four panels each on its own pin (config.py)
+        self._lanes = None
+        if lanes is not None and rp2_pio is not None:
+            try:
+                self._strip = rp2_pio.LaneSender(lanes[0], n * 3, time.ticks_us, time.ticks_diff)
+            except Exception as e:  # the port refused a pin: the one chain, said on the matrix
+                self.pin_problems.append("config panels.lanes: cannot use pins %r (%s): one chain on pin %r"
+                                         % (lanes, e, lanes[0]))
+                lanes = None
+        elif lanes is not None:
+            # no PIO (an ESP32-S3): each lane sent after the other, by the port's own driver
+            import neopixel
+            q = n // 4
+            self._lanes = [(neopixel.NeoPixel(machine.Pin(p), q), None, None) for p in lanes]
+        if self._strip is None and self._lanes is None and rp2_pio is not None:
             self._strip = self._pin("matrix_pin", cfg["matrix_pin"], profile["matrix_pin"],
                                     lambda p: rp2_pio.StripSender(p, n * 3, time.ticks_us, time.ticks_diff))[1]
-        else:
+        elif self._strip is None and self._lanes is None:
             import neopixel
             self._np = self._pin("matrix_pin", cfg["matrix_pin"], profile["matrix_pin"],
                                  lambda p: neopixel.NeoPixel(machine.Pin(p), n))[1]
@@ -380,6 +395,15 @@ class Hardware:
     def show(self, fb):
         if self._strip is not None:
             self._strip.send(fb.buf)  # a memcpy and a DMA start: no allocation, interrupts on
+            return
+        if self._lanes is not None:
+            if self._lanes[0][1] is not fb.buf:  # each lane's quarter of the frame, made once
+                q = len(self._lanes[0][0].buf)
+                self._lanes = [(lane[0], fb.buf, memoryview(fb.buf)[k * q:(k + 1) * q])
+                               for k, lane in enumerate(self._lanes)]
+            for np, _buf, quarter in self._lanes:
+                np.buf[:] = quarter
+                np.write()
             return
         self._np.buf[:] = fb.buf  # a memcpy: no allocation
         self._np.write()

@@ -67,6 +67,24 @@ def _ws2812():
     wrap()                                          # noqa: F821  # pyright: ignore[reportUndefinedVariable]
 
 
+@rp2.asm_pio(out_init=(rp2.PIO.OUT_LOW,) * 4, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True, pull_thresh=32)
+def _ws2812_lanes():
+    # Four strips at once on four consecutive pins (LaneSender), 10 cycles a bit at 8 MHz as
+    # _ws2812: the lanes sent go high for 3 cycles (375 ns), stay high 3 more for a 1 (750 ns),
+    # and are low for the last 4. A frame is two words then its bits: the lanes it sends (a
+    # 4-bit mask: a lane not sent sees no pulse and its panel keeps what it shows), its bit
+    # times less one, then a word per 8 bit times, a nibble each (bit 0 lane 0). The wait for
+    # data (autopull) is while the pins are low, where a late word only lengthens the gap.
+    out(y, 32)                                      # noqa: F821  # pyright: ignore[reportUndefinedVariable]
+    out(x, 32)                                      # noqa: F821  # pyright: ignore[reportUndefinedVariable]
+    label("bit")                                    # noqa: F821  # pyright: ignore[reportUndefinedVariable]
+    out(isr, 4)                                     # noqa: F821  # pyright: ignore[reportUndefinedVariable]
+    mov(pins, y)[2]                                 # noqa: F821  # pyright: ignore[reportUndefinedVariable]
+    mov(pins, isr)[2]                               # noqa: F821  # pyright: ignore[reportUndefinedVariable]
+    mov(pins, null)[1]                              # noqa: F821  # pyright: ignore[reportUndefinedVariable]
+    jmp(x_dec, "bit")                               # noqa: F821  # pyright: ignore[reportUndefinedVariable]
+
+
 def _aligned(size):
     """A bytearray that holds `size` bytes aligned on `size` (a DMA ring must be),
     and the memoryview of those bytes."""
@@ -307,19 +325,135 @@ class StripSender:
             if n == 0:
                 return
             n = (n + LED_WORDS - 1) // LED_WORDS * LED_WORDS  # whole LEDs in whole 32-bit words
+        self._wait()
+        self._wire[:] = buf
+        self._start(n // 4, n, n == self._nbytes)
+
+    def _wait(self):
+        """Until the last frame is off the wire (and latched)."""
         waited = self._ticks_us()
         while (self.busy() or self._dma.active()) and \
                 0 <= self._ticks_diff(self._ticks_us(), waited) <= self._wire_us:
             pass  # only when frames come closer than the wire's time (a host asking)
-        self._wire[:] = buf
-        self._regs[_TRANS_COUNT] = n // 4  # the count the next trigger starts with (both chips:
+
+    def _start(self, words, nbytes, whole):
+        """The DMA started on the wire's first `words` words, `nbytes` a strip's bytes on the wire."""
+        self._regs[_TRANS_COUNT] = words  # the count the next trigger starts with (both chips:
         # RP2040 datasheet 2.5.7 CHn_TRANS_COUNT, "RELOAD value"; RP2350 12.6.10: bits 27:0,
         # with MODE, bits 31:28, left 0: NORMAL)
         now = self._ticks_us()
         self._sent_at = now
-        self._wire_us = n * 10 + 500
-        if n == self._nbytes:
+        self._wire_us = nbytes * 10 + 500
+        if whole:
             self._whole_at = now
         self.whole = False
         self._sent = True
         self._regs[_READ_ADDR_TRIG] = self._wire_at
+
+
+class LaneSender(StripSender):
+    """Four WS2812 strips (a 32x32's panels) on four consecutive pins from `pin`, sent at once by
+    PIO0's state machine 0 from one DMA stream: a 32x32 frame in the time of one 16x16 panel
+    (7.7 ms, not 31). The frame buffer is as for one chain: lane n's LEDs are its n-th quarter.
+    Each frame goes out as far as the last LED that changed on any lane, and only on the lanes
+    that changed (the others see no pulse); every lane whole at least every second."""
+
+    def __init__(self, pin, nbytes, ticks_us, ticks_diff):
+        if nbytes % 12:
+            raise ValueError("a frame of %d bytes is not four lanes of whole LEDs" % nbytes)
+        lane = nbytes // 4
+        self._lane = lane
+        self._frame = bytearray(nbytes)  # the frame as last sent (what each lane's LEDs show)
+        self._was = [memoryview(self._frame)[k * lane:(k + 1) * lane] for k in range(4)]
+        # what the DMA reads: the lanes sent, the bit times less one, then a word per byte of a lane
+        self._words = array("I", bytes(4 * (2 + lane)))
+        self._args = array("i", bytes(4 * 3))  # native_draw.interleave's numbers
+        self._src = None   # the frame buffer last sent from, and its four quarters (send)
+        self._now = None
+        self._ticks_us = ticks_us
+        self._ticks_diff = ticks_diff
+        self._nbytes = lane  # on the wire: a lane's bytes (the four go at once)
+        self._wire_us = lane * 10 + 500
+        self._sent_at = 0
+        self._whole_at = 0
+        self.whole = False
+        self._sent = False
+        self._sm = rp2.StateMachine(0, _ws2812_lanes, freq=8000000, out_base=Pin(pin))
+        self._sm.active(1)
+        self._dma = rp2.DMA()
+        self._regs = self._dma.registers  # pyright: ignore[reportAttributeAccessIssue]
+        self._wire = self._words  # (StripSender's name for what the DMA reads)
+        self._wire_at = uctypes.addressof(self._words)
+        # whole words as they are: the program takes a word's top nibble first
+        self._ctrl = self._dma.pack_ctrl(size=2, inc_read=True, inc_write=False,
+                                         treq_sel=chip()["dreq_pio0_tx0"])
+        _abort((self._dma, self._ctrl))
+        _clear_dreq(self._dma)
+        self._dma.config(read=self._words, write=chip()["pio0_txf0"], count=2 + lane, ctrl=self._ctrl)
+
+    def send(self, buf):
+        lane = self._lane
+        native = display.native
+        n = lane
+        mask = 15
+        if native is not None and self._sent and not self.whole and \
+                0 <= self._ticks_diff(self._ticks_us(), self._whole_at) < WHOLE_US:
+            if buf is not self._src:  # a quarter of the frame buffer each, made once (not per frame)
+                self._src = buf
+                self._now = [memoryview(buf)[k * lane:(k + 1) * lane] for k in range(4)]
+            n = 0
+            mask = 0
+            for k in range(4):
+                d = native.last_difference(self._now[k], self._was[k], lane)
+                if d:
+                    mask |= 1 << k
+                    if d > n:
+                        n = d
+            if n == 0:
+                return
+            n = (n + 2) // 3 * 3  # whole LEDs
+        self._wait()
+        self._frame[:] = buf
+        words = self._words
+        words[0] = mask
+        words[1] = 8 * n - 1
+        p = self._args
+        p[0] = lane
+        p[1] = n
+        p[2] = mask
+        interleave(words, self._frame, p)
+        self._start(2 + n, n, n == lane and mask == 15)
+
+
+def _spread_table():
+    """SPREAD[b]: byte b's bits four apart, bit i at bit 4 i: a lane's byte in the nibbles of a
+    word, its top bit in the top nibble (sent first)."""
+    t = array("I", bytes(4 * 256))
+    for b in range(256):
+        v = 0
+        for i in range(8):
+            if b & (1 << i):
+                v |= 1 << (4 * i)
+        t[b] = v
+    return t
+
+
+SPREAD = _spread_table()
+
+
+def interleave(words, frame, p):
+    """words[2 + i] = byte i of each of the four lanes of `frame` (lane k: its k-th quarter,
+    p[0] bytes each), bit by bit: lane k's bits in bit k of each nibble, for i below p[1], the
+    lanes in mask p[2] only (the others 0: no pulse). Native where the port has it."""
+    native = display.native
+    if native is not None:
+        native.interleave(words, frame, SPREAD, p)
+        return
+    lane = p[0]
+    mask = p[2]
+    for i in range(p[1]):
+        w = 0
+        for k in range(4):
+            if mask & (1 << k):
+                w |= SPREAD[frame[k * lane + i]] << k
+        words[2 + i] = w

@@ -84,6 +84,13 @@ def node_ready():
         raise UserError("the npm package rp2040js is missing: run `make setup` (npm ci) in %s" % REPO)
 
 
+def pins_arg(data_pin):
+    """The data pin, or the lanes' pins (a list: a panel on each), as pico.mjs takes them."""
+    if isinstance(data_pin, (list, tuple)):
+        return ",".join(str(p) for p in data_pin)
+    return str(data_pin)
+
+
 class Pico:
     """One emulated Pico. `flash_image`: a file holding the 16 MB flash from an
     earlier run (None: a blank flash), written back by `close(keep=True)`."""
@@ -97,7 +104,7 @@ class Pico:
         self.log = log
         self.flash_times = flash_times(times)
         self.proc = subprocess.Popen(
-            ["node"] + os.environ.get("LAYERLIGHT_NODE_ARGS", "").split() + [SCRIPT, bootrom, uf2, flash_image or "-", str(data_pin), str(buzzer_pin)],
+            ["node"] + os.environ.get("LAYERLIGHT_NODE_ARGS", "").split() + [SCRIPT, bootrom, uf2, flash_image or "-", pins_arg(data_pin), str(buzzer_pin)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
             env=dict(os.environ, LAYERLIGHT_FLASH_TIMES=self.flash_times))
         self.cond = threading.Condition()
@@ -145,7 +152,8 @@ class Pico:
                             self.lines.append((ev["us"], line.rstrip(b"\r").decode("utf-8", "replace")))
                 elif kind == "frame":
                     self.frames.append({"start_us": ev["start_us"], "end_us": ev["end_us"],
-                                        "sent": ev["sent"], "data": bytes.fromhex(ev["hex"])})
+                                        "sent": ev["sent"], "data": bytes.fromhex(ev["hex"]),
+                                        "lanes": ev["lanes"], "timing": ev["timing"], "bad": ev["bad"]})
                 elif kind == "tone":
                     self.tones.append((ev["us"], ev["hz"]))
                 elif kind == "flash":

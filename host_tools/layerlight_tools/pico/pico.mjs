@@ -12,7 +12,11 @@
 //           frame (its wire order): a frame shorter than the strip changes only the LEDs
 //           it reaches, the rest keep their colours, as WS2812s do (each keeps the first
 //           24 bits after a reset and passes the rest on). sent: the bytes on the wire;
-//           when the write began and ended
+//           when the write began and ended. With several data pins (lanes: a panel on
+//           each, sent at once) every pin is decoded on its own and the strip is the
+//           lanes' LEDs one lane after the other; lanes: the bytes each lane was sent.
+//           timing: the first of the frame's pulses outside the WS2812B's windows (null:
+//           none), and bad: how many
 //   tone    the buzzer pin's square wave frequency (0: silent)
 //   at      the emulator reached the time a "run" asked for
 //   flash   a program or erase command began on the flash chip (n: its number from power on,
@@ -21,14 +25,14 @@
 //           the cut asked for; left, what the write under way had done ({write, kind, done,
 //           size} in bytes: done < size, it was cut part done) or null
 //
-// Usage: node pico.mjs BOOTROM UF2 FLASH_IMAGE|- DATA_PIN BUZZER_PIN
+// Usage: node pico.mjs BOOTROM UF2 FLASH_IMAGE|- DATA_PIN[,PIN...] BUZZER_PIN
 
 import { readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Simulator, USBCDC } from 'rp2040js';
 
 const [bootromPath, uf2Path, flashPath, dataPinArg, buzzerPinArg] = process.argv.slice(2);
-const DATA_PIN = Number(dataPinArg);
+const DATA_PINS = dataPinArg.split(',').map(Number);
 const BUZZER_PIN = Number(buzzerPinArg);
 const MHZ = 125;                       // the clock rp2040js counts cycles at
 const BIT_ONE_CYCLES = 74;             // high pulses: ~47 cycles a 0 bit, ~101 a 1 bit
@@ -378,49 +382,107 @@ WATCHDOG.onWatchdogTrigger = watchdogReset;
 
 // --- the matrix: WS2812 bits from the data pin's high pulses -----------------
 
-let rise = -1;
-let lastFall = -1;
-let frameStart = -1;
-let bits = [];
-let byte = 0;
-let nbits = 0;
+// The WS2812B's timing (Worldsemi WS2812B datasheet, "Data transfer time": T0H 0.4 us, T1H
+// 0.8 us, T0L 0.85 us, T1L 0.45 us, each +-150 ns; RES, the low that latches a frame, above
+// 50 us; the WS2812B-V5 asks 280 us, which the firmware keeps between frames): every pulse
+// of every lane is held to it, in ns.
+const T0H = [250, 550];
+const T1H = [650, 950];
+const T0L = [700, 1000];
+const T1L = [300, 600];
+const GAP_NS = 280000;
 
-// The LEDs' colours, as long as the longest frame yet (the strip's length: the firmware's
-// first frame is whole). The LEDs keep them across a reset of the chip, as on a board.
-let strip = Buffer.alloc(0);
+// One decoder a data pin: the bits of the frame under way, and the LEDs' colours as long as
+// the longest frame yet on that pin (the firmware's first frame is whole). The LEDs keep them
+// across a reset of the chip, as on a board.
+const lanes = DATA_PINS.map(() => ({
+  rise: -1, lastFall: -1, start: -1, bits: [], byte: 0, nbits: 0, last: -1,
+  strip: Buffer.alloc(0), endedAt: -1,
+}));
+let timing = null;   // the frame's first pulse outside the windows
+let bad = 0;
 
-function endFrame() {
-  if (!bits.length) return;
-  const sent = Buffer.from(bits);
-  strip = sent.length >= strip.length ? sent : Buffer.concat([sent, strip.subarray(sent.length)]);
-  emit({
-    ev: 'frame',
-    start_us: frameStart / MHZ,
-    end_us: lastFall / MHZ,
-    sent: sent.length,
-    hex: strip.toString('hex'),
-  });
-  bits = [];
-  byte = 0;
-  nbits = 0;
+function outside(what, ns, [lo, hi], lane) {
+  if (ns >= lo && ns <= hi) return;
+  bad += 1;
+  if (timing === null) timing = `lane ${lane}: ${what} ${ns.toFixed(0)} ns, not ${lo}-${hi}`;
 }
 
-mcu.gpio[DATA_PIN].addListener((state) => {
-  const now = clock.nanos / cycleNanos;
-  if (state === 1) {
-    if (lastFall >= 0 && now - lastFall > LATCH_CYCLES) endFrame();
-    if (!bits.length && nbits === 0) frameStart = now;
-    rise = now;
-  } else if (state === 0 && rise >= 0) {
-    byte = (byte << 1) | (now - rise > BIT_ONE_CYCLES ? 1 : 0);
-    if (++nbits === 8) {
-      bits.push(byte);
-      byte = 0;
-      nbits = 0;
-    }
-    lastFall = now;
-    rise = -1;
+function endFrame() {
+  const sentLanes = lanes.filter((l) => l.bits.length);
+  if (!sentLanes.length) return;
+  let start = Infinity;
+  let end = 0;
+  let sent = 0;
+  for (const l of lanes) {
+    if (!l.bits.length) continue;
+    const got = Buffer.from(l.bits);
+    l.strip = got.length >= l.strip.length ? got : Buffer.concat([got, l.strip.subarray(got.length)]);
+    start = Math.min(start, l.start);
+    end = Math.max(end, l.lastFall);
+    sent += got.length;
   }
+  emit({
+    ev: 'frame',
+    start_us: start / MHZ,
+    end_us: end / MHZ,
+    sent,
+    lanes: lanes.map((l) => l.bits.length),
+    hex: Buffer.concat(lanes.map((l) => l.strip)).toString('hex'),
+    timing,
+    bad,
+  });
+  for (const l of lanes) {
+    if (l.bits.length) l.endedAt = l.lastFall;
+    l.bits = [];
+    l.byte = 0;
+    l.nbits = 0;
+    l.last = -1;
+  }
+  timing = null;
+  bad = 0;
+}
+
+// A frame ends once every lane that was sent has been low for RES (the lanes go together).
+function quietSince(now) {
+  let any = false;
+  for (const l of lanes) {
+    if (!l.bits.length && !l.nbits) continue;
+    any = true;
+    if (now - l.lastFall <= LATCH_CYCLES) return false;
+  }
+  return any;
+}
+
+DATA_PINS.forEach((pin, k) => {
+  const l = lanes[k];
+  mcu.gpio[pin].addListener((state) => {
+    const now = clock.nanos / cycleNanos;
+    if (state === 1) {
+      if (quietSince(now)) endFrame();
+      if (!l.bits.length && l.nbits === 0) {
+        l.start = now;
+        // the low between two frames on this lane: the latch the LEDs need
+        if (l.endedAt >= 0) outside('the gap between frames', (now - l.endedAt) * cycleNanos, [GAP_NS, Infinity], k);
+      } else if (l.last >= 0) {
+        outside(l.last ? 'T1L' : 'T0L', (now - l.lastFall) * cycleNanos, l.last ? T1L : T0L, k);
+      }
+      l.rise = now;
+    } else if (state === 0 && l.rise >= 0) {
+      const high = (now - l.rise) * cycleNanos;
+      const one = now - l.rise > BIT_ONE_CYCLES ? 1 : 0;
+      outside(one ? 'T1H' : 'T0H', high, one ? T1H : T0H, k);
+      l.byte = (l.byte << 1) | one;
+      l.last = one;
+      if (++l.nbits === 8) {
+        l.bits.push(l.byte);
+        l.byte = 0;
+        l.nbits = 0;
+      }
+      l.lastFall = now;
+      l.rise = -1;
+    }
+  });
 });
 
 // --- the buzzer: a square wave on its PWM pin --------------------------------
@@ -442,7 +504,7 @@ mcu.gpio[BUZZER_PIN].addListener((state) => {
 
 function checkQuiet() {
   const now = clock.nanos / cycleNanos;
-  if (lastFall >= 0 && bits.length && now - lastFall > LATCH_CYCLES) endFrame();
+  if (quietSince(now)) endFrame();
   if (toneHz && now - lastRise > SILENT_AFTER_US * MHZ) {
     toneHz = 0;
     lastRise = -1;
