@@ -30,21 +30,29 @@ pytestmark = pytest.mark.chip  # the emulated RP2040: in make test, not in make 
 JOURNAL = (0x98000, 0xA0000)           # the save journal's flash (uf2/boards/LAYERLIGHT_PICO)
 
 
-def settings(size):
+# A 32x32 built as hardware/32x32.md now says: four 16x16 panels, each on its own data pin
+# (config.py's panels.lanes), sent at once
+LANES = [16, 17, 18, 19]
+LANES_PANELS = {"size": [16, 16], "across": 2, "down": 2, "lanes": LANES}
+
+
+def settings(size, lanes=False):
+    if lanes:
+        return dict(pico_games.SHORT, width=size, height=size, panels=LANES_PANELS)
     return dict(pico_games.SHORT, width=size, height=size)
 
 
-def image_for(uf2_image, folder, size, used_journal=False):
+def image_for(uf2_image, folder, size, used_journal=False, lanes=False):
     """A copy of the fixture's flash with the short settings at `size` put on by `layerlight
     flash`; with used_journal, the journal's area filled with 0x00 (as another firmware's code
     leaves it: every block must be erased before it is written)."""
     image = os.path.join(str(folder), "flash.bin")
     shutil.copyfile(uf2_image["image"], image)
-    if settings(size) != uf2_fixture.SETTINGS:  # the fixture's image has its own already
+    if settings(size, lanes) != uf2_fixture.SETTINGS:  # the fixture's image has its own already
         pico = target.power_on(uf2_image["uf2"], uf2_image["rom"], image)
         try:
             pico.run_ms(500)
-            target.flash(pico, settings(size))
+            target.flash(pico, settings(size, lanes))
         finally:
             pico.close(keep=True)
     if used_journal:
@@ -54,10 +62,10 @@ def image_for(uf2_image, folder, size, used_journal=False):
     return image
 
 
-def play_watched(uf2_image, image, script, game, players, seed, timeline=session.Timeline):
+def play_watched(uf2_image, image, script, game, players, seed, timeline=session.Timeline, lanes=False):
     """The script played from a power-on over `image`: (reports with their frames, every frame
-    on the data pin, the flash's ops, the game's instant 0 in us)."""
-    pico = target.power_on(uf2_image["uf2"], uf2_image["rom"], image)
+    on the data pin (on each lane's pin, with lanes), the flash's ops, the game's instant 0 in us)."""
+    pico = target.power_on(uf2_image["uf2"], uf2_image["rom"], image, data_pin=LANES if lanes else 16)
     try:
         pico.run_ms(500)  # as test_emulated_pico.play_cut: a cut run is this run to the cut
         game_on = session.Session(pico, bounce=False)
@@ -79,41 +87,46 @@ def lit_after(events, frames, origin):
     return out
 
 
-# make test plays them where the check is hardest, 32x32 (the longest wire: a frame is 31 ms);
-# make soak (LAYERLIGHT_SOAK=1) CO.OP at 16x16 too, against its own 80 ms
-KEEPERS = [("paper-world", 32), ("coop", 32)] + ([("coop", 16)] if os.environ.get("LAYERLIGHT_SOAK") else [])
+# make test plays them where the check is hardest, 32x32 (the most LEDs): CO.OP (the slowest
+# press) on four lanes, the way to build one now, against 80 ms, and Paper World on the one chain
+# of the boards already built (a frame is 31 ms on the wire) against 120; make soak
+# (LAYERLIGHT_SOAK=1) each game both ways and CO.OP at 16x16 too, against its own 80 ms
+KEEPERS = [("paper-world", 32, False), ("coop", 32, True)]
+if os.environ.get("LAYERLIGHT_SOAK"):
+    KEEPERS += [("paper-world", 32, True), ("coop", 32, False), ("coop", 16, False)]
 # the two tests of one game read one run (keeper_run): under make test's workers they run on
 # the same one (tests/conftest.py), each game's pair on whichever is free
-KEEPER_PARAMS = [pytest.param(game, size, id="%s-%d" % (game, size),
-                              marks=pytest.mark.xdist_group("journal-%s-%d" % (game, size)))
-                 for game, size in KEEPERS]
+KEEPER_PARAMS = [pytest.param(game, size, lanes, id="%s-%d%s" % (game, size, "-lanes" if lanes else ""),
+                              marks=pytest.mark.xdist_group("journal-%s-%d-%s" % (game, size, lanes)))
+                 for game, size, lanes in KEEPERS]
 _RUNS = {}
 
 
-def keeper_run(uf2_image, tmp_path, game, size):
+def keeper_run(uf2_image, tmp_path, game, size, lanes):
     """A whole CO.OP or Paper World game entered at the simulator's pace on the pins (no pause
     after an entry; the state asked for at the end only), played once per module:
     (report, frame, flash ops, [(ms to light, instant, line)], the script)."""
-    if (game, size) not in _RUNS:
+    if (game, size, lanes) not in _RUNS:
         script = {"coop": scenario_lib.coop_game, "paper-world": scenario_lib.paper_world_game}[game]()[0]
         script = script.rstrip("\n").rsplit("\n", 1)[0]  # the final's last A left out: the final is asked for
-        image = image_for(uf2_image, tmp_path, size)
-        played, frames, ops, origin = play_watched(uf2_image, image, script, game, 4, 1, wire_frames.PinsOnly)
+        image = image_for(uf2_image, tmp_path, size, lanes=lanes)
+        played, frames, ops, origin = play_watched(uf2_image, image, script, game, 4, 1, wire_frames.PinsOnly, lanes)
         (report, frame), = played
-        lit = lit_after(wire_frames.event_changes(script, game, 4, 1, settings(size)), frames, origin)
-        _RUNS[game, size] = (report, frame, ops, lit, script, origin)
-    return _RUNS[game, size]
+        lit = lit_after(wire_frames.event_changes(script, game, 4, 1, settings(size, lanes)), frames, origin)
+        _RUNS[game, size, lanes] = (report, frame, ops, lit, script, origin, frames)
+    return _RUNS[game, size, lanes]
 
 
-@pytest.mark.parametrize("game,size", KEEPER_PARAMS)
+@pytest.mark.parametrize("game,size,lanes", KEEPER_PARAMS)
 def test_a_whole_keeper_game_at_the_simulators_pace_ends_as_in_the_simulator_and_no_press_waits_on_the_flash(
-        uf2_image, tmp_path, game, size):
+        uf2_image, tmp_path, game, size, lanes):
     """No pause after an entry (tests/pico_games.py paced the emulated games while a save cost
     100-200 ms): the final state and frame are the simulator's, the entries went to flash as the
     journal's page programs, and every button event that changes the matrix is on the wire with
     no erase between it and its frame (an entry waits for one page program at most)."""
-    report, frame, ops, lit, script, origin = keeper_run(uf2_image, tmp_path, game, size)
-    state, wire_frame = per_instant(script, sim_trace(script, game, 4, 1, size))[-1]
+    report, frame, ops, lit, script, origin, frames = keeper_run(uf2_image, tmp_path, game, size, lanes)
+    state, wire_frame = per_instant(script, sim_trace(script, game, 4, 1, size,
+                                                      {"panels": LANES_PANELS} if lanes else None))[-1]
     assert state["phase"] == "final"
     got = session.trace_state(report, frame, None)
     got.pop("sound")  # the tunes of the whole game (asked for once): the simulator's are the last instant's
@@ -127,17 +140,23 @@ def test_a_whole_keeper_game_at_the_simulators_pace_ends_as_in_the_simulator_and
         at = origin + t * 1000
         waited = [op for op in erases if at <= op["us"] <= at + ms * 1000]
         assert not waited, (t, line, ms, waited)
+    # every pulse on every lane inside the WS2812B's windows, and the latch between frames
+    assert len(frames) > 100 and not [f["timing"] for f in frames if f["timing"]][:3]
+    if lanes:  # the four panels at once: no frame longer on the wire than one panel's
+        assert max(f["end_us"] - f["start_us"] for f in frames) < 16 * 16 * 24 * 1.25 + 20
 
 
-LIGHT_MS = {8: 80, 16: 80, 32: 120}  # a frame (issue 33), emulated time, unscaled
+LIGHT_MS = {8: 80, 16: 80, 32: 120}  # a frame (issue 33), emulated time, unscaled: the one chain
+LANES_LIGHT_MS = 80                  # a 32x32 on four lanes: as quick as the other sizes
 
 
-@pytest.mark.parametrize("game,size", KEEPER_PARAMS)
-def test_every_press_in_a_whole_unpaced_keeper_game_lights_within_a_frame(uf2_image, tmp_path, game, size):
-    """Press (or release) to the end of the first frame on the data pin that shows what it
+@pytest.mark.parametrize("game,size,lanes", KEEPER_PARAMS)
+def test_every_press_in_a_whole_unpaced_keeper_game_lights_within_a_frame(uf2_image, tmp_path, game, size, lanes):
+    """Press (or release) to the end of the first frame on the data pins that shows what it
     changed, for every button event of the game (the same run as the test above)."""
-    _report, _frame, _ops, lit, _script, _origin = keeper_run(uf2_image, tmp_path, game, size)
-    late = [(ms if ms is None else round(ms), t, line) for ms, t, line in lit if ms is None or ms > LIGHT_MS[size]]
+    _report, _frame, _ops, lit, _script, _origin, _frames = keeper_run(uf2_image, tmp_path, game, size, lanes)
+    limit = LANES_LIGHT_MS if lanes else LIGHT_MS[size]
+    late = [(ms if ms is None else round(ms), t, line) for ms, t, line in lit if ms is None or ms > limit]
     assert not late, late
 
 

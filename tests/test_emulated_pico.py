@@ -62,9 +62,10 @@ def test_flash_from_nothing_then_the_menu_on_a_power_cycle_then_nothing_to_copy(
     assert not second["main"] and second["slot"] == first["slot"]
 
 
-def sim_trace(script, game, players, seed, size=SIZE):
-    """(state, wire bytes of its frame) after every line, from the simulator with the same settings."""
-    settings = dict(SETTINGS, width=size, height=size)
+def sim_trace(script, game, players, seed, size=SIZE, more=None):
+    """(state, wire bytes of its frame) after every line, from the simulator with the same settings
+    (and `more` of them: the panels of a 32x32, say)."""
+    settings = dict(SETTINGS, width=size, height=size, **(more or {}))
     cfg = wire.device_config(settings)
     dev = simcore.make_device(firmware_files.device_files(None, settings), size, size, seed, game, players)
     sim = simcore.Simulator(dev, frames=True)
