@@ -37,6 +37,7 @@ LAYOUTS = {
         "ctrl": RP2040_CTRL,
         "pio": {"PIO0": 0x50200000, "PIO1": 0x50300000, "TXF0": 0x10, "RXF0": 0x20},  # 2.2, 3.7
         "dreq": {"PIO0_TX0": 0, "PIO1_RX0": 12},  # 2.5.3.1
+        "watchdog": {"base": 0x40058000, "SCRATCH0": 0x0c},  # 2.2, 4.7.6
     },
     "RP2350": {
         "dma_base": 0x50000000,                   # 2.2 address map
@@ -48,6 +49,7 @@ LAYOUTS = {
         "ctrl": RP2350_CTRL,
         "pio": {"PIO0": 0x50200000, "PIO1": 0x50300000, "TXF0": 0x10, "RXF0": 0x20},  # 2.2, 11.7
         "dreq": {"PIO0_TX0": 0, "PIO1_RX0": 12},  # 12.6.4.1
+        "watchdog": {"base": 0x400d8000, "SCRATCH0": 0x0c},  # 2.2, 12.9.7
     },
 }
 TABLES = {"RP2040": rp2_chip.RP2040, "RP2350": rp2_chip.RP2350}
@@ -70,6 +72,7 @@ def test_the_tables_registers_are_where_the_datasheet_puts_them(chip):
     assert table["pio1_rxf0"] == layout["pio"]["PIO1"] + layout["pio"]["RXF0"]
     assert table["dreq_pio0_tx0"] == layout["dreq"]["PIO0_TX0"]
     assert table["dreq_pio1_rx0"] == layout["dreq"]["PIO1_RX0"]
+    assert table["scratch0"] == layout["watchdog"]["base"] + layout["watchdog"]["SCRATCH0"]
 
 
 @pytest.mark.parametrize("chip", sorted(LAYOUTS))

@@ -24,6 +24,19 @@ RACE_PHASES = ("race", "solve")  # a race runs: no erase ahead (each stops the c
 
 FINAL_PHASES = ("final", "result")  # a game there has ended: the play log takes it when it is left
 PAUSE_ITEMS = ("RESUME", "SCORES", "END")
+# Where the loop is, marked as it runs (hw.mark: on the rp2 port one store to a register the
+# emulated Pico records with its instant; elsewhere nothing): what a press's time is spent on,
+# read off the emulated chip without a print to change it (tests/bench/bench_marks.py).
+M_STEP = 1      # a step of the game's time begins
+M_EVENTS = 2    # the button events of the step taken in (menus and modes' press handlers)
+M_TICK = 3      # the mode's tick done
+M_SAVED = 4     # what changed saved (the journal's record on flash), a finished game left
+M_DRAWN = 5     # the frame drawn
+M_SHOWN = 6     # the frame handed to the strip (its wire time is the sender's)
+M_LEFT = 7      # a game that ended logged (the play log), after the menu is on the wire
+M_TIDIED = 8    # the erase ahead done, at a quiet moment
+M_IDLE = 9      # the loop waits for the console and the next sample
+M_AWAKE = 10    # the wait over
 # offered while the mode has something to take back (its can_undo() says so)
 PAUSE_ITEMS_UNDO = ("RESUME", "UNDO", "SCORES", "END")
 
@@ -35,6 +48,7 @@ class Device:
 
     def __init__(self, hw, cfg, seed=1):
         self.hw = hw
+        self.mark = getattr(hw, "mark", _unmarked)  # the loop's markers (M_*)
         self.cfg = cfg
         self.log = hw.log
         self.fb = hw.framebuffer()
@@ -271,6 +285,8 @@ class Device:
         """One pass of the loop at time `now` (ms since boot), with the buttons
         down as `raw` (default: as the hardware reads them now); `show` False
         leaves the drawing to a later step."""
+        mark = self.mark
+        mark(M_STEP)
         self.now = now
         if raw is None:
             raw = self.hw.read_buttons()
@@ -283,9 +299,12 @@ class Device:
             self.dispatch(ev)
             self.next_frame = now  # answer a press within this frame
             self.answering = True
+        mark(M_EVENTS)
         if self.where == "game":
             self._guard(self.game.tick, self.game_time())
+            mark(M_TICK)
             self.after_game_call()
+            mark(M_SAVED)
         elif self.where == "error" and now >= self.error_until:
             self.where = "menu"
         self.sound.update(now)
@@ -294,7 +313,9 @@ class Device:
             self.next_frame = now + FRAME_MS
         if show:
             self.finish_leaving()
+            mark(M_LEFT)
             self.tidy(raw)
+            mark(M_TIDIED)
         self.hw.feed()
 
     def tidy(self, raw):
@@ -353,7 +374,9 @@ class Device:
         for b in range(buttons.COUNT):
             if self.now < self.lit_until[b]:
                 screens.press_light(fb, b)
+        self.mark(M_DRAWN)
         self.hw.show(fb)
+        self.mark(M_SHOWN)
 
     def _scroll(self, text):
         width = font.text_width(text)
@@ -524,8 +547,11 @@ class Device:
                 self.render()
                 self.next_frame = self.now + FRAME_MS
             self.finish_leaving()  # the menu is on the wire: a game's end is logged now
+            self.mark(M_LEFT)
             self.tidy(level)  # caught up with the samples: an erase now delays no press taken
+            self.mark(M_IDLE)
             again = self.listen(LOOP_MS)
+            self.mark(M_AWAKE)
             if again is not None:
                 return again
             host = self.host
@@ -587,3 +613,7 @@ def boot(hw=None, storage=None, seed=None):
     """Load the config, open the hardware and return the Device (not yet running)."""
     from layerlight import startup
     return startup.boot(Device, hw, storage, seed)
+
+
+def _unmarked(code):
+    """The loop's markers where the hardware has none (the simulator, a Pi): nothing."""

@@ -157,6 +157,8 @@ class Hardware:
             # the frame buffer holds 3 bytes per pixel; an RGBW driver would garble.
             raise ValueError("config matrix_pin: NeoPixel buffer is not 3 bytes per pixel")
         if rp2_pio is not None:
+            self.mark = rp2_pio.marker()  # the loop's markers (app.py): a store the emulator records
+        if rp2_pio is not None:
             try:
                 self._sampler = rp2_pio.ButtonSampler([buttons[name] for name in BUTTON_NAMES],
                                                       cfg.get("sample_pass") or None)

@@ -23,6 +23,10 @@ RP2040 = {
     # RP2040 datasheet 2.5.3.1 (system DREQ table)
     "dreq_pio0_tx0": 0,
     "dreq_pio1_rx0": 12,
+    # RP2040 datasheet 4.7.6 (watchdog, list of registers), base 0x40058000: SCRATCH0, a
+    # register kept through a soft reset that neither the boot ROM nor MicroPython uses (the
+    # ROM reads SCRATCH4-7 after a watchdog reboot): the loop's markers (rp2_pio.mark)
+    "scratch0": 0x40058000 + 0x0C,
 }
 
 RP2350 = {
@@ -42,6 +46,8 @@ RP2350 = {
     # RP2350 datasheet 12.6.4.1 (system DREQ table)
     "dreq_pio0_tx0": 0,
     "dreq_pio1_rx0": 12,
+    # RP2350 datasheet 12.9.7 (watchdog, list of registers), base 0x400d8000: SCRATCH0
+    "scratch0": 0x400D8000 + 0x0C,
 }
 
 

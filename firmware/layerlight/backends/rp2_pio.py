@@ -85,6 +85,18 @@ def _ws2812_lanes():
     jmp(x_dec, "bit")                               # noqa: F821  # pyright: ignore[reportUndefinedVariable]
 
 
+def marker():
+    """mark(code), a marker of where the loop is (app.py's M_* codes): one store to the
+    watchdog's SCRATCH0, a few microseconds with the call. Always made, so the loop runs alike
+    traced or not; the emulated Pico records every store with its instant (pico.mjs,
+    LAYERLIGHT_MARKS), and on a board a debugger can watch the address. Nothing reads it."""
+    at = chip()["scratch0"]
+
+    def mark(code):
+        mem32[at] = code
+    return mark
+
+
 def _aligned(size):
     """A bytearray that holds `size` bytes aligned on `size` (a DMA ring must be),
     and the memoryview of those bytes."""

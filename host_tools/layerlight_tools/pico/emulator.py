@@ -116,6 +116,7 @@ class Pico:
         self.frames = []            # {"start_us", "end_us", "sent": bytes on the wire, "data": what the
                                     # strip shows after it} in the order sent
         self.tones = []             # (us, hz)
+        self.marks = []             # (us, code): the loop's markers (app.py M_*), with LAYERLIGHT_MARKS=1
         self.flash_writes = []      # (us, n): program/erase commands on the flash chip
         self.flash_ops = {}         # write number -> {"us", "kind": program|erase, "busy_us"}
         self.cut = None             # once the power went (cut_at): {"us", "busy", "write", "after_us", "left"}
@@ -154,6 +155,8 @@ class Pico:
                     self.frames.append({"start_us": ev["start_us"], "end_us": ev["end_us"],
                                         "sent": ev["sent"], "data": bytes.fromhex(ev["hex"]),
                                         "lanes": ev["lanes"], "timing": ev["timing"], "bad": ev["bad"]})
+                elif kind == "marks":
+                    self.marks.extend((us, code) for us, code in ev["at"])
                 elif kind == "tone":
                     self.tones.append((ev["us"], ev["hz"]))
                 elif kind == "flash":

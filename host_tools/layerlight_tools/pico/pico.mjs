@@ -380,6 +380,29 @@ function watchdogReset() {
 }
 WATCHDOG.onWatchdogTrigger = watchdogReset;
 
+// --- the loop's markers: the firmware's stores to the watchdog's SCRATCH0 ------------------
+// (firmware/layerlight/backends/rp2_pio.marker; app.py's M_* codes.) With LAYERLIGHT_MARKS=1
+// each is reported as {ev: 'marks', at: [[us, code], ...]}, a batch at a time: recorded
+// in the emulator, so the chip runs exactly as it does untraced (the stores are made anyway).
+const SCRATCH0 = 0x0c;
+const MARKS = process.env.LAYERLIGHT_MARKS === '1';
+let marks = [];
+if (MARKS) {
+  const write = WATCHDOG.writeUint32.bind(WATCHDOG);
+  WATCHDOG.writeUint32 = (offset, value) => {
+    if (offset === SCRATCH0) {
+      marks.push([clock.nanos / 1000, value]);
+      if (marks.length >= 512) flushMarks();
+    }
+    write(offset, value);
+  };
+}
+function flushMarks() {
+  if (!marks.length) return;
+  emit({ ev: 'marks', at: marks });
+  marks = [];
+}
+
 // --- the matrix: WS2812 bits from the data pin's high pulses -----------------
 
 // The WS2812B's timing (Worldsemi WS2812B datasheet, "Data transfer time": T0H 0.4 us, T1H
@@ -553,6 +576,7 @@ function runChunk() {
   checkQuiet();
   if ((clock.nanos >= limit || poweredOff) && pendingAt) {
     pendingAt = false;
+    flushMarks();  // every marker up to this instant with the host before it hears of it
     emit({ ev: 'at', us: clock.micros });
   }
   if (clock.nanos < limit && !poweredOff) setImmediate(runChunk);
