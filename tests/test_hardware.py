@@ -140,6 +140,7 @@ def test_main_readme_points_here():
         text = f.read()
     section = text.split("## Build one", 1)[1].split("\n## ", 1)[0]
     assert "hardware/README.md" in section
+    assert "[four lanes](hardware/32x32.md)" in section, "a new 32x32 is built on four lanes"
     assert text.index("## Build one") < text.index("## Where the code is")  # before the code, near the top
 
 
