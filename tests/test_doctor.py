@@ -432,6 +432,14 @@ def test_two_lanes_on_one_panel():
                              "top-right panel's DIN)")
 
 
+def test_all_four_lanes_dark_points_at_what_they_share():
+    f, person, _ = panel_doctor(LANES, config_panels=LANES, lanes_wired=[None] * 4)
+    assert f.problems[0] == ("the matrix stays dark on all four lanes (GP16, GP17, GP18, GP19): check what they "
+                             "share: the 74AHCT125's VCC (pin 14) at 5 V, its GND (pin 7) and its enables 1OE-4OE "
+                             "(pins 1, 4, 10, 13) at GND, the controller's GND joined to the bus, and the panels' 5 V "
+                             "and GND")
+
+
 def test_a_chained_board_set_up_for_lanes_and_a_lane_board_set_up_as_a_chain():
     # still chained DOUT -> DIN: lane 0 lights the first panel, nothing reaches the others
     f, person, _ = panel_doctor(LANES, config_panels=LANES, lanes_wired=[0, None, None, None])

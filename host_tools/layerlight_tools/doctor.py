@@ -501,6 +501,14 @@ def check_colours(session, ui, f, wiring, cfg):
     for name, colour in (("red", "RED"), ("green", "GREEN"), ("blue", "BLUE")):
         session.call("fill(%d)" % {"RED": 0xFF0000, "GREEN": 0x00FF00, "BLUE": 0x0000FF}[colour])
         answer = ui.ask("The matrix should all be lit in one colour. Which colour is it?", COLOUR_CHOICES)
+        if answer == "n" and (wiring.get("panels") or {}).get("lanes"):
+            # four lanes dark at once: what they share, not one lane's lead
+            f.problems.append(
+                "the matrix stays dark on all four lanes (%s): check what they share: the 74AHCT125's VCC "
+                "(pin 14) at 5 V, its GND (pin 7) and its enables 1OE-4OE (pins 1, 4, 10, 13) at GND, the "
+                "controller's GND joined to the bus, and the panels' 5 V and GND" % ", ".join(
+                    pin_name(cfg["board"], pin) for pin in wiring["panels"]["lanes"]))
+            return False
         if answer == "n":
             f.problems.append(
                 "the matrix stays dark: check its 5 V and GND, that the data line goes from GPIO %s through "
