@@ -4,7 +4,8 @@ A simulated person looks at a simulated matrix that is really mounted or
 wired some way (turned, mirrored, another colour order, rows all one way,
 buttons swapped) and answers the doctor's questions honestly; the doctor must
 name the settings that make the picture right (for a 32x32 of four panels
-too: a panel turned, two swapped, the chain in another order). First with the firmware's
+too: a panel turned, two swapped, the chain in another order; and on four lanes, each panel on its own
+pin: a dead lane, swapped lanes, two lanes' leads on one panel). First with the firmware's
 selftest.py driving fake hardware under CPython (every wiring), then end to
 end on the MicroPython board behind a pty, through mpremote.
 """
@@ -138,12 +139,15 @@ class FakeHardware(simcore.SimHardware):
     """The simulator's hardware, wired like a real matrix (the config's mapping, colour
     order and cap), with a clock that ticks on every read and buttons pressed by pin."""
 
-    def __init__(self, cfg, connected=True, buzzer=True, dark_from=None):
+    def __init__(self, cfg, connected=True, buzzer=True, dark_from=None, lanes_wired=None):
         simcore.SimHardware.__init__(self, cfg["width"], cfg["height"], simcore.MemoryStorage())
         self.cfg = cfg
         self.buf = bytes(self.width * self.height * 3)
         self.connected, self.buzzer = connected, buzzer
         self.dark_from = dark_from  # the data line breaks before this LED
+        # four lanes as really soldered: lane n's lead reaches the DIN of the panel block
+        # lanes_wired[n] is shown on (the really-chain's n-th panel when right), None: reaches nothing
+        self.lanes_wired = lanes_wired
         self.clock = 0
         self.down = []            # (pin, from, to) of presses
         self.heard = []
@@ -157,6 +161,14 @@ class FakeHardware(simcore.SimHardware):
             self.buf = bytes(fb.buf)
             if self.dark_from is not None:
                 self.buf = self.buf[:self.dark_from * 3] + bytes(len(self.buf) - self.dark_from * 3)
+            if self.lanes_wired is not None:
+                block = len(self.buf) // len(self.lanes_wired)
+                out = bytearray(len(self.buf))
+                for n, to in enumerate(self.lanes_wired):
+                    if to is not None:   # two leads on one DIN: either one's high shows
+                        for i in range(block):
+                            out[to * block + i] |= self.buf[n * block + i]
+                self.buf = bytes(out)
 
     def ticks_ms(self):
         self.clock += 1
@@ -190,11 +202,11 @@ class FakeSession:
         return eval("st." + expr, {"st": self.st})
 
 
-def fake_doctor(config=None, connected=True, buzzer=True, pins=None, dark_from=None, **really):
+def fake_doctor(config=None, connected=True, buzzer=True, pins=None, dark_from=None, lanes_wired=None, **really):
     cfg = defaults()
     cfg.update(matrix_pin=16, buttons=dict(PINS), buzzer_pin=15)
     cfg.update(config or {})
-    hw = FakeHardware(cfg, connected, buzzer, dark_from)
+    hw = FakeHardware(cfg, connected, buzzer, dark_from, lanes_wired)
     st = selftest.SelfTest.__new__(selftest.SelfTest)
     st.log, st.cfg, st.hw = [], cfg, hw
     st.fb = hw.framebuffer()
@@ -280,7 +292,7 @@ PANELS = {"size": [16, 16], "across": 2, "down": 2, "chain": [0, 1, 3, 2], "rota
 
 
 def panel_doctor(really_panels, config_panels=PANELS, **really):
-    config = {"width": 32, "height": 32, "supply_ma": 10000, "panels": config_panels}
+    config = {"width": 32, "height": 32, "supply_ma": 10000, "panels": json.loads(json.dumps(config_panels))}
     return fake_doctor(config=config, panels=really_panels, **really)
 
 
@@ -362,6 +374,82 @@ def test_dark_panels_name_where_the_data_stops():
                              "before panel 3 of the chain (drawn as the bottom-right one): check the wire from the "
                              "DOUT of the panel before it to its DIN, and its 5 V and GND")
     assert any(p.startswith("some LEDs stay dark") for p in f.problems)
+
+
+# ---------------------------------------------------------------- four lanes: each panel on its own pin
+
+# the same build on four lanes: GP16 feeds the top-left panel, GP17 the top-right, GP18 the
+# bottom-right and GP19 the bottom-left (chain: the position each lane feeds)
+LANES = dict(PANELS, lanes=[16, 17, 18, 19])
+
+
+def test_lanes_wired_as_set_are_all_ok():
+    f, person, _ = panel_doctor(LANES, config_panels=LANES)
+    assert f.fixes == {} and f.problems == []
+    assert f.ok == ["colour order GRB", "panels", "every LED", "all six buttons", "buzzer"]
+    assert "The matrix is 2 x 2 panels of 16x16, on 4 lanes: GP16 top-left, GP17 top-right, GP18 bottom-right, " \
+        "GP19 bottom-left." in person.said
+
+
+def test_a_dead_lane_names_its_pin_its_buffer_and_its_panel():
+    f, person, _ = panel_doctor(LANES, config_panels=LANES, lanes_wired=[0, 1, 2, None])
+    assert f.fixes == {}
+    assert f.problems[0] == ("lane 3 (GP19) shows nothing: check GP19 -> 74AHCT125 4A/4Y (pins 12/11) -> the lead "
+                             "-> 330 ohm -> the bottom-left panel's DIN, and that panel's 5 V and GND")
+    assert len([p for p in f.problems if "shows nothing" in p]) == 1
+    # the first lane dead, the others lit: its buffer is the first one
+    f, person, _ = panel_doctor(LANES, config_panels=LANES, lanes_wired=[None, 1, 2, 3])
+    assert f.problems[0] == ("lane 0 (GP16) shows nothing: check GP16 -> 74AHCT125 1A/1Y (pins 2/3) -> the lead "
+                             "-> 330 ohm -> the top-left panel's DIN, and that panel's 5 V and GND")
+
+
+def test_a_dead_lane_on_swapped_leads_names_the_panel_that_stays_dark():
+    # lanes 1 and 2 swapped at the panels, and lane 1's lead (now at the bottom-right) broken
+    really = dict(LANES, chain=[0, 3, 1, 2])
+    f, person, _ = panel_doctor(really, config_panels=LANES, lanes_wired=[0, None, 2, 3])
+    assert f.problems[0] == ("lane 1 (GP17) shows nothing: check GP17 -> 74AHCT125 2A/2Y (pins 5/6) -> the lead "
+                             "-> 330 ohm -> the bottom-right panel's DIN, and that panel's 5 V and GND")
+
+
+def test_swapped_lanes_get_the_chain_and_keep_the_lanes():
+    really = dict(LANES, chain=[0, 3, 1, 2])
+    f, person, cfg = panel_doctor(really, config_panels=LANES)
+    assert f.fixes == {"panels": really}, "the fix keeps lanes, or --apply would make the panels one chain"
+    assert f.problems == ["the top-right and bottom-right panels are on each other's lanes (lane 1 (GP17) feeds the "
+                          "bottom-right panel, lane 2 (GP18) feeds the top-right panel): set panels chain [0, 3, 1, 2] "
+                          "(the position each lane feeds, lane 0 first, positions numbered row by row from the "
+                          "top-left), or swap their two data leads"]
+    assert fixed_table(cfg, f.fixes) == really_table(person)
+
+
+def test_two_lanes_on_one_panel():
+    # lane 1's lead soldered to the top-left panel's DIN with lane 0's: the top-right panel gets nothing
+    f, person, _ = panel_doctor(LANES, config_panels=LANES, lanes_wired=[0, 0, 2, 3])
+    assert f.fixes == {}
+    assert f.problems[0] == ("the top-left panel gets the data of lane 0 (GP16) and of lane 1 (GP17), and the "
+                             "top-right panel none: one of their leads belongs at the top-right panel's DIN (as set, "
+                             "lane 1 (GP17)'s: GP17 -> 74AHCT125 2A/2Y (pins 5/6) -> the lead -> 330 ohm -> the "
+                             "top-right panel's DIN)")
+
+
+def test_all_four_lanes_dark_points_at_what_they_share():
+    f, person, _ = panel_doctor(LANES, config_panels=LANES, lanes_wired=[None] * 4)
+    assert f.problems[0] == ("the matrix stays dark on all four lanes (GP16, GP17, GP18, GP19): check what they "
+                             "share: the 74AHCT125's VCC (pin 14) at 5 V, its GND (pin 7) and its enables 1OE-4OE "
+                             "(pins 1, 4, 10, 13) at GND, the controller's GND joined to the bus, and the panels' 5 V "
+                             "and GND")
+
+
+def test_a_chained_board_set_up_for_lanes_and_a_lane_board_set_up_as_a_chain():
+    # still chained DOUT -> DIN: lane 0 lights the first panel, nothing reaches the others
+    f, person, _ = panel_doctor(LANES, config_panels=LANES, lanes_wired=[0, None, None, None])
+    assert [p for p in f.problems if p.startswith("only ")] == [
+        "only lane 0 (GP16) lights a panel: if the panels are still chained DOUT -> DIN, take \"lanes\" out of "
+        "panels (one chain works as before), or finish the four lanes (hardware/32x32.md)"]
+    # wired on four lanes, set as one chain: the chain's first 256 LEDs reach GP16's panel only
+    f, person, _ = panel_doctor(PANELS, dark_from=256)
+    assert f.problems[1] == ("if each panel has its own data pin (four lanes, hardware/32x32.md), the setting misses "
+                             "them: set panels lanes [16, 17, 18, 19]")
 
 
 # ---------------------------------------------------------------- end to end on the pty board

@@ -140,6 +140,7 @@ def test_main_readme_points_here():
         text = f.read()
     section = text.split("## Build one", 1)[1].split("\n## ", 1)[0]
     assert "hardware/README.md" in section
+    assert "[four lanes](hardware/32x32.md)" in section, "a new 32x32 is built on four lanes"
     assert text.index("## Build one") < text.index("## Where the code is")  # before the code, near the top
 
 
@@ -375,3 +376,94 @@ def test_32x32_document_covers_wiring_power_and_the_setting():
     from layerlight import power
     assert "brightness cap the firmware applies:         %.3f" % power.brightness_cap(1024, 10000) in doc
     assert "all white: %s" % cmd_power._amps(power.led_ma(256, 0.25)) in doc
+
+
+# --- the 32x32 on four lanes ------------------------------------------------------------
+
+def test_the_four_lane_example_loads_clean_and_drives_four_pins():
+    from layerlight import config, strip_map
+    from layerlight_tools import simcore
+    logs = []
+    example = hwdocs.EXAMPLE_32_LANES
+    storage = simcore.MemoryStorage({"layerlight.json": json.dumps(example).encode()})
+    cfg = config.load(storage, logs.append)
+    assert logs == [] and cfg["pin_problems"] == []
+    assert cfg["panels"] == example["panels"] and cfg["panels"]["lanes"] == [16, 17, 18, 19]
+    assert cfg["matrix_pin"] == 16
+    # the lanes are free on the Pico and the Pico 2: no button, no buzzer on them
+    for name in ("pico", "pico2"):
+        p = boards.PROFILES[name]
+        taken = set(p["buttons"].values()) | {p["buzzer_pin"]}
+        assert not taken & set(example["panels"]["lanes"]), name
+        assert all(pin in p["gpio"] for pin in example["panels"]["lanes"]), name
+    assert sorted(strip_map.config_map(cfg)) == list(range(1024))
+    # every panel's DIN (its lane's first LED) is at the middle of the matrix: the leads are short
+    table = list(strip_map.config_map(cfg))
+    firsts = sorted((i % 32, i // 32) for i, led in enumerate(table) if led % 256 == 0)
+    assert firsts == [(15, 15), (15, 16), (16, 15), (16, 16)]
+    # the example is the one the document shows
+    assert json.loads(read("32x32.md").split("<!-- generated: lanes-config -->\n```json\n")[1].split("```")[0]) \
+        == example
+
+
+def _rect(el):
+    return int(el.get("x")), int(el.get("y")), int(el.get("width")), int(el.get("height"))
+
+
+def test_the_four_lane_picture_follows_the_pixel_map():
+    """Each lane's DIN dot sits on the panel and in the corner where the firmware's map puts the
+    lane's first LED; its lead runs from the lane's pin through its buffer and a 330 ohm at the DIN."""
+    from layerlight import strip_map
+    example = hwdocs.EXAMPLE_32_LANES
+    p = example["panels"]
+    root = ET.fromstring(read("panels-32x32-lanes.svg"))
+    width = int(root.get("width"))
+    texts = [t.text or "" for t in root.iter(SVG + "text")]
+    panels = sorted((_rect(r) for r in root.iter(SVG + "rect") if r.get("fill") == "#20242c" and r.get("rx") == "6"),
+                    key=lambda r: (r[1], r[0]))
+    assert len(panels) == 4
+    table = list(strip_map.pixel_map(32, 32, panels=p))
+    buffer = next(_rect(r) for r in root.iter(SVG + "rect") if r.get("fill") == "#fff7e0")   # the 74AHCT125
+    dins = {c.get("fill"): (int(c.get("cx")), int(c.get("cy"))) for c in root.iter(SVG + "circle")
+            if c.get("r") == "6" and c.get("fill") != "white"}
+    for n, pin in enumerate(p["lanes"]):
+        colour = wiring.LANE_COLOURS[n]
+        x, y = dins[colour]
+        at = next(i for i, (px, py, pw, ph) in enumerate(panels) if px <= x < px + pw and py <= y < py + ph)
+        assert at == p["chain"][n], "lane %d drawn on another panel" % n
+        first = table.index(n * 256)
+        fx, fy = first % 32 % 16, first // 32 % 16
+        px, py, pw, ph = panels[at]
+        assert ((x - px) < pw / 2, (y - py) < ph / 2) == (fx < 8, fy < 8), "lane %d's DIN in another corner" % n
+        assert "GP%d (%s)" % (pin, wiring.header_position("pico", pin)) in texts
+        a, a_pin, out, out_pin, _, _ = wiring.AHCT125[n]
+        assert "%s %d" % (a, a_pin) in texts and "%s %d" % (out, out_pin) in texts
+        assert any(t.startswith("lane %d: GP%d, rotation" % (n, pin)) for t in texts)
+        # the lead ends at the DIN, the 330 ohm in it near the DIN
+        lead = [pl for pl in root.iter(SVG + "polyline") if pl.get("stroke") == colour]
+        ends = [pl.get("points").split()[-1] for pl in lead]
+        assert "%d,%d" % (x, y) in ends
+        resistor = next(r for r in root.iter(SVG + "rect") if r.get("stroke") == colour)
+        rx, ry, rw, rh = _rect(resistor)
+        to_din = abs(x - (rx + rw)) + abs(y - (ry + rh // 2))
+        assert 0 <= to_din < (rx - (buffer[0] + buffer[2])) / 3, "lane %d's 330 ohm is not at its DIN" % n
+    assert texts.count("330 ohm") == 4 and texts.count("DIN") == 4 and texts.count("DOUT: free") == 4
+    joined = " ".join(texts)
+    assert "1OE 2OE 3OE 4OE" in joined and "(pins 1, 4, 10, 13) to GND" in joined and "VCC pin 14: 5 V" in joined
+    for t in root.iter(SVG + "text"):
+        if t.get("text-anchor") == "start":
+            assert int(t.get("x")) + 0.6 * int(t.get("font-size")) * len(t.text or "") <= width, t.text
+        assert int(t.get("y")) <= int(root.get("height")), t.text
+
+
+def test_the_four_lane_build_is_documented_with_its_parts():
+    doc = read("32x32.md")
+    for topic in ("panels-32x32-lanes.svg", '"lanes": [16, 17, 18, 19]', "GP16", "GP19", "74AHCT125",
+                  "1OE (pin 1) to GND", "4Y (pin 11)", "Cut the three DOUT -> DIN leads", "7.7 ms", "31 ms",
+                  "A board built with one chain"):
+        assert topic in doc, topic
+    # four lanes: four 330 ohm resistors in the 32x32 list (one at each DIN), one for the others
+    rows = hwdocs.read_bom()
+    for variant, count in (("16x16", 1), ("32x32", 4)):
+        assert sum(r["quantity"] for r in hwdocs.bom_rows(rows, variant) if "330 ohm" in r["part"]) == count
+    assert "four lanes" in read("ASSEMBLY.md") and "panels-32x32-lanes.svg" in read("README.md")

@@ -9,7 +9,10 @@ answered by looking at the matrix from P1's seat: P1's edge is the bottom,
 P3's the top (far side), P2's the left, P4's the right. A matrix tiled from
 panels (the "panels" setting) is checked one panel at a time instead: which
 panel lights and how it is turned give the chain order and each panel's
-settings.
+settings. On four lanes (panels "lanes", each panel on its own pin) the n-th
+panel of the chain is lane n's, so the same questions say which panel each
+lane feeds; a lane that lights nothing, or the same panel as another, is
+named with its pin and its 74AHCT125 buffer (wiring.AHCT125).
 
 `run(session, ui)` is the whole test; the console UI is one implementation of
 `ui`, the tests have another that looks at the simulated board's LEDs.
@@ -221,6 +224,8 @@ def full_panels(wiring):
             "chain": list(p.get("chain") or range(count))}
     for key, fallback in (("layout", wiring["layout"]), ("origin", wiring["origin"]), ("rotation", 0)):
         full[key] = list(per_panel(p.get(key, fallback), count))
+    if p.get("lanes"):
+        full["lanes"] = list(p["lanes"])
     return full
 
 
@@ -233,6 +238,8 @@ def compact_panels(full, wiring):
             out[key] = values
         elif values[0] != fallback:
             out[key] = values[0]
+    if full.get("lanes"):   # kept: a fix written without it would send the panels as one chain
+        out["lanes"] = full["lanes"]
     return out
 
 
@@ -338,7 +345,19 @@ def describe_panels(wiring, changes):
     was = full_panels(wiring)
     new = full_panels(dict(wiring, panels=changes["panels"]))
     names = panel_names(was["across"], was["down"])
-    if new["chain"] != was["chain"]:
+    if new["chain"] != was["chain"] and was.get("lanes"):
+        moved = [n for n in range(len(new["chain"])) if new["chain"][n] != was["chain"][n]]
+        feeds = ", ".join("%s feeds the %s panel" % (lane_name(wiring, n), names[new["chain"][n]]) for n in moved)
+        if len(moved) == 2:
+            why = "the %s and %s panels are on each other's lanes (%s)" % (
+                names[was["chain"][moved[0]]], names[was["chain"][moved[1]]], feeds)
+            leads = "swap their two data leads"
+        else:
+            why = "the panels are on other lanes than set (%s)" % feeds
+            leads = "move the data leads"
+        lines.append("%s: set panels chain %s (the position each lane feeds, lane 0 first, positions numbered "
+                     "row by row from the top-left), or %s" % (why, json.dumps(new["chain"]), leads))
+    elif new["chain"] != was["chain"]:
         moved = sorted(a for a, b in zip(new["chain"], was["chain"]) if a != b)
         if len(moved) == 2:
             why = "the %s and %s panels are swapped on the data chain" % (names[moved[0]], names[moved[1]])
@@ -363,6 +382,31 @@ def describe_panels(wiring, changes):
         lines.append("%s: set its %s (panels %s)" % (why, settings, ", ".join(
             "%s %s" % (k, json.dumps(new[k])) for k in changed)))
     return lines
+
+
+def lane_name(wiring, n):
+    """'lane 3 (GP19)': a lane as the builder finds it on the board."""
+    return "lane %d (%s)" % (n, pin_name(wiring.get("board"), wiring["panels"]["lanes"][n]))
+
+
+def pin_name(board, pin):
+    """The pin as the board's silkscreen names it ('GP19'), else 'GPIO 19'."""
+    from layerlight_tools import wiring as hw
+
+    try:
+        return hw.pin_label(board, pin)
+    except hw.PinMapError:
+        return "GPIO %s" % (pin,)
+
+
+def lane_path(wiring, n, panel):
+    """What lane n's data goes through, from the pin to the panel's DIN (hardware/32x32.md)."""
+    from layerlight_tools.wiring import AHCT125
+
+    pin = pin_name(wiring.get("board"), wiring["panels"]["lanes"][n])
+    a, a_pin, y, y_pin = AHCT125[n][:4]
+    return "%s -> 74AHCT125 %s/%s (pins %d/%d) -> the lead -> 330 ohm -> the %s panel's DIN" % (
+        pin, a, y, a_pin, y_pin, panel)
 
 
 def _panel_symmetry(pw, ph, green_edge, blue_edge):
@@ -420,11 +464,18 @@ def run(session, ui, button_timeout=15.0):
             f.problems.append("settings: " + line)
     wiring = {k: cfg[k] for k in ("layout", "origin", "rotation", "flip_x", "flip_y", "color_order")}
     wiring["panels"] = cfg.get("panels")
+    wiring["board"], wiring["matrix_pin"] = cfg["board"], cfg["matrix_pin"]
     if wiring["panels"]:
         p = wiring["panels"]
-        ui.say("The matrix is %d x %d panels of %dx%d, chained %s." % (
-            p["across"], p["down"], p["size"][0], p["size"][1],
-            " -> ".join(panel_names(p["across"], p["down"])[i] for i in full_panels(wiring)["chain"])))
+        names = panel_names(p["across"], p["down"])
+        chain = full_panels(wiring)["chain"]
+        if p.get("lanes"):
+            how = "on %d lanes: %s" % (len(p["lanes"]), ", ".join(
+                "%s %s" % (pin_name(cfg["board"], pin), names[chain[n]]) for n, pin in enumerate(p["lanes"])))
+        else:
+            how = "chained " + " -> ".join(names[i] for i in chain)
+        ui.say("The matrix is %d x %d panels of %dx%d, %s." % (p["across"], p["down"], p["size"][0], p["size"][1],
+                                                              how))
 
     if check_colours(session, ui, f, wiring, cfg):
         if wiring["panels"]:
@@ -450,6 +501,14 @@ def check_colours(session, ui, f, wiring, cfg):
     for name, colour in (("red", "RED"), ("green", "GREEN"), ("blue", "BLUE")):
         session.call("fill(%d)" % {"RED": 0xFF0000, "GREEN": 0x00FF00, "BLUE": 0x0000FF}[colour])
         answer = ui.ask("The matrix should all be lit in one colour. Which colour is it?", COLOUR_CHOICES)
+        if answer == "n" and (wiring.get("panels") or {}).get("lanes"):
+            # four lanes dark at once: what they share, not one lane's lead
+            f.problems.append(
+                "the matrix stays dark on all four lanes (%s): check what they share: the 74AHCT125's VCC "
+                "(pin 14) at 5 V, its GND (pin 7) and its enables 1OE-4OE (pins 1, 4, 10, 13) at GND, the "
+                "controller's GND joined to the bus, and the panels' 5 V and GND" % ", ".join(
+                    pin_name(cfg["board"], pin) for pin in wiring["panels"]["lanes"]))
+            return False
         if answer == "n":
             f.problems.append(
                 "the matrix stays dark: check its 5 V and GND, that the data line goes from GPIO %s through "
@@ -537,6 +596,7 @@ def check_panels(session, ui, f, wiring, w, h):
     current = table()
     wanted = [None] * (w * h)
     dark = {}  # chain index -> the position drawn on it, for panels that stay dark
+    lit_by = {}  # position seen lit -> the chain indices (lanes) that lit it
     for tile in range(count):
         x0, y0 = corner(tile)
         session.call("panel_marks(%d)" % tile)
@@ -566,6 +626,7 @@ def check_panels(session, ui, f, wiring, w, h):
                 current = table()
             green = ui.ask("Along which edge of that panel is the green line?", EDGE_CHOICES)
             blue = ui.ask("Along which edge of that panel is the blue line?", EDGE_CHOICES)
+        lit_by.setdefault(at, []).append(current[y0 * w + x0] // (pw * ph))
         turn = _panel_symmetry(pw, ph, green, blue)
         if turn is None:
             f.problems.append("a panel with its green line along %s and its blue line along %s cannot be set "
@@ -576,12 +637,22 @@ def check_panels(session, ui, f, wiring, w, h):
             for x in range(pw):
                 sx, sy = turn((x, y))
                 wanted[(ay + sy) * w + ax + sx] = current[(y0 + y) * w + x0 + x]
-    if dark:
+    lanes = wiring["panels"].get("lanes")
+    if lanes:
+        if dark or any(len(n) > 1 for n in lit_by.values()):
+            f.problems.extend(lane_faults(wiring, names, dark, lit_by))
+            return
+    elif dark:
         first = min(dark)
         f.problems.append(
             "nothing lights on %s: the data stops before panel %d of the chain (drawn as the %s one): check the "
             "wire from the DOUT of the panel before it to its DIN, and its 5 V and GND" % (
                 " and ".join("the %s panel" % names[dark[n]] for n in sorted(dark)), first + 1, names[dark[first]]))
+        if count == 4 and sorted(dark) == [1, 2, 3] and isinstance(wiring.get("matrix_pin"), int):
+            # the first panel lights, and nothing follows it: a board on four lanes without the setting
+            f.problems.append("if each panel has its own data pin (four lanes, hardware/32x32.md), the setting "
+                              "misses them: set panels lanes %s" % json.dumps(
+                                  [wiring["matrix_pin"] + n for n in range(4)]))
         return
     if None in wanted:
         f.problems.append("two panels were seen in the same place: check the answers, or whether two panels "
@@ -610,6 +681,41 @@ def check_panels(session, ui, f, wiring, w, h):
     else:
         f.problems.append("could not find the panel settings (%s did not help): check panels by hand "
                           "(hardware/32x32.md)" % json.dumps(changes, sort_keys=True))
+
+
+def lane_faults(wiring, names, dark, lit_by):
+    """The lines for lanes that light no panel or the same panel as another lane.
+
+    dark: lane -> the position drawn on it (as set); lit_by: position -> the lanes seen lighting it.
+    The positions no lane lit are the panels whose DIN gets nothing.
+    """
+    chain = full_panels(wiring)["chain"]
+    unlit = [at for at in range(len(names)) if at not in lit_by]
+    lines = []
+    for n in sorted(dark):
+        # the panel that stays dark is the one no lane lit; if several do, the one the setting names
+        panel = names[unlit[0]] if len(dark) == len(unlit) == 1 else names[dark[n]]
+        lines.append("%s shows nothing: check %s, and that panel's 5 V and GND" % (
+            lane_name(wiring, n), lane_path(wiring, n, panel)))
+    if sorted(dark) == [1, 2, 3]:
+        lines.append("only %s lights a panel: if the panels are still chained DOUT -> DIN, take \"lanes\" out of "
+                     "panels (one chain works as before), or finish the four lanes (hardware/32x32.md)"
+                     % lane_name(wiring, 0))
+    for at in sorted(lit_by):
+        both = lit_by[at]
+        if len(both) < 2:
+            continue
+        line = "the %s panel gets the data of %s" % (names[at], " and of ".join(lane_name(wiring, n) for n in both))
+        owed = [q for q in unlit if chain.index(q) in both]
+        if owed:
+            q = owed[0]
+            n = chain.index(q)
+            line += (", and the %s panel none: one of their leads belongs at the %s panel's DIN (as set, %s's: "
+                     "%s)" % (names[q], names[q], lane_name(wiring, n), lane_path(wiring, n, names[q])))
+        else:
+            line += ": two leads go to its DIN, move one to the panel that stays dark"
+        lines.append(line)
+    return lines
 
 
 def check_sweep(session, ui, f, cfg):

@@ -34,6 +34,14 @@ EXAMPLE_32 = {"board": "pico", "width": 32, "height": 32, "supply_ma": 10000,
               "panels": {"size": [16, 16], "across": 2, "down": 2, "chain": [0, 2, 3, 1],
                          "rotation": [0, 180, 0, 180]}}
 
+# The 32x32 built new, on four lanes (hardware/32x32.md): each panel on its own data pin,
+# GP16-GP19, clockwise from the top-left (lanes[n] feeds position chain[n]). Every panel is
+# turned so that its DIN corner is at the middle of the matrix, right over the perfboard
+# under the bed: each of the four leads from the 74AHCT125 is a few centimetres.
+EXAMPLE_32_LANES = {"board": "pico", "width": 32, "height": 32, "supply_ma": 10000,
+                    "panels": {"size": [16, 16], "across": 2, "down": 2, "chain": [0, 1, 3, 2],
+                               "rotation": [180, 90, 270, 0], "lanes": [16, 17, 18, 19]}}
+
 _BLOCK = re.compile(r"(<!-- generated: ([a-z-]+) -->\n).*?(<!-- end: \2 -->)", re.S)
 
 
@@ -125,6 +133,22 @@ def example_config(example=EXAMPLE_32):
     return "```json\n{%s}\n```\n" % keys
 
 
+def lanes_table(example=EXAMPLE_32_LANES):
+    """Each lane of the four-lane example: its pin, its buffer of the 74AHCT125, the panel it feeds."""
+    from layerlight_tools.doctor import panel_names
+
+    p = example["panels"]
+    names = panel_names(p["across"], p["down"])
+    chain = p.get("chain", list(range(len(p["lanes"]))))
+    out = ["| lane | pin | 74AHCT125 in | out | its enable | the lead goes to |", "|---|---|---|---|---|---|"]
+    for n, pin in enumerate(p["lanes"]):
+        a, a_pin, y, y_pin, oe, oe_pin = wiring.AHCT125[n]
+        out.append("| %d | %s (%s) | %s (pin %d) | %s (pin %d) | %s (pin %d) to GND | the %s panel's DIN |" % (
+            n, wiring.pin_label(example["board"], pin), wiring.header_position(example["board"], pin),
+            a, a_pin, y, y_pin, oe, oe_pin, names[chain[n]]))
+    return "\n".join(out) + "\n"
+
+
 def readme_blocks():
     rows = read_bom()
     return {
@@ -133,6 +157,8 @@ def readme_blocks():
         "pins": wiring.pin_table(boards.DEFAULT),
         "panel-power": panel_power_table(),
         "panel-config": example_config(),
+        "lanes-config": example_config(EXAMPLE_32_LANES),
+        "lanes-table": lanes_table(),
     }
 
 
@@ -154,6 +180,7 @@ def generated_files(root=HARDWARE):
     files["pins.md"] = wiring.pin_tables()
     files["wokwi/diagram.json"] = wiring.wokwi_diagram_text("pico")
     files["panels-32x32.svg"] = wiring.panels_svg(EXAMPLE_32)
+    files["panels-32x32-lanes.svg"] = wiring.lanes_svg(EXAMPLE_32_LANES)
     blocks = None
     for name in HAND_WRITTEN:
         path = os.path.join(root, name)
