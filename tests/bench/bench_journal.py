@@ -138,7 +138,11 @@ def lit_after(events, frames, origin):
     return out
 
 
-def play_timed(rom, image, size, name, script, game, players, seed, times=None):
+LANES = [16, 17, 18, 19]
+LANES_PANELS = {"size": [16, 16], "across": 2, "down": 2, "lanes": LANES}  # hardware/32x32.md's four lanes
+
+
+def play_timed(rom, image, size, name, script, game, players, seed, times=None, lanes=False):
     """One whole game on a fresh Pico over `image` (the UF2 and short settings at `size` on it):
     (press to light per event, the game's reports, the flash's ops {n: {us, kind, busy_us}},
     the instant-0 us)."""
@@ -147,12 +151,13 @@ def play_timed(rom, image, size, name, script, game, players, seed, times=None):
     if times:
         os.environ["LAYERLIGHT_FLASH_TIMES"] = times
     try:
-        pico = target.power_on(LAYERLIGHT_UF2, rom, image)
+        pico = target.power_on(LAYERLIGHT_UF2, rom, image, data_pin=LANES if lanes else 16)
     finally:
         os.environ.clear()
         os.environ.update(env)
+    settings = dict(pico_games.SHORT, width=size, height=size, **({"panels": LANES_PANELS} if lanes else {}))
     try:
-        target.flash(pico, dict(pico_games.SHORT, width=size, height=size))
+        target.flash(pico, settings)
         pico.run_ms(500)
         game_on = session.Session(pico, bounce=False)
         origin = game_on.begin(seed, game, players)
@@ -163,8 +168,9 @@ def play_timed(rom, image, size, name, script, game, players, seed, times=None):
             ops = dict(pico.flash_ops)
     finally:
         pico.close()
-    events = wire_frames.event_changes(script, game, players, seed, dict(pico_games.SHORT, width=size, height=size))
-    return lit_after(events, frames, origin), reports, ops, origin
+    events = wire_frames.event_changes(script, game, players, seed, settings)
+    wire = sorted(f["end_us"] - f["start_us"] for f in frames if f["start_us"] >= origin)
+    return lit_after(events, frames, origin), reports, ops, origin, wire
 
 
 def pico_part():
@@ -182,21 +188,24 @@ def pico_part():
     print("the emulated Pico, Layerlight UF2 (journal on): whole games at the simulator's pace on the pins (the"
           " state asked for once, at the end), every button event that changes the matrix, to the end of the"
           " first frame showing it")
-    print("  %-8s %-12s %-6s %-26s %-10s %-8s %s" % ("flash", "mode", "size", "press to light, median / worst",
-                                                   "target", "unseen", "longest the flash held the chip in the game"))
+    print("  %-8s %-12s %-12s %-26s %-8s %-22s %-8s %s" % (
+        "flash", "mode", "size", "press to light, median / worst", "target", "a frame on the wire, median / most",
+        "unseen", "longest the flash held the chip in the game"))
     for times in profiles:
         for name, script, game, players, seed in keeper_games():
-            for size in SIZES:
+            for size, lanes in [(s, False) for s in SIZES] + ([(32, True)] if 32 in SIZES else []):
                 with tempfile.TemporaryDirectory() as tmp:
                     image = os.path.join(tmp, "flash.bin")
-                    lat, reports, ops, origin = play_timed(rom, image, size, name, script, game, players, seed, times)
+                    lat, reports, ops, origin, wire = play_timed(rom, image, size, name, script, game, players,
+                                                                 seed, times, lanes)
                 seen = sorted(us for us, _line in lat if us is not None)
                 unseen = sum(1 for us, _line in lat if us is None)
                 in_game = [op for op in ops.values() if op["us"] >= origin]
                 longest = max(in_game, key=lambda op: (op["busy_us"], op["us"])) if in_game else None
-                print("  %-8s %-12s %-6s %6.1f / %6.1f ms          %-10s %-8d %s" % (
-                    times or "typical", name, "%dx%d" % (size, size), seen[len(seen) // 2] / 1000, seen[-1] / 1000,
-                    "%d ms" % TARGET_MS[size], unseen,
+                print("  %-8s %-12s %-12s %6.1f / %6.1f ms          %-8s %5.1f / %5.1f ms        %-8d %s" % (
+                    times or "typical", name, "%dx%d%s" % (size, size, " lanes" if lanes else ""),
+                    seen[len(seen) // 2] / 1000, seen[-1] / 1000, "%d ms" % (80 if lanes else TARGET_MS[size]),
+                    wire[len(wire) // 2] / 1000, wire[-1] / 1000, unseen,
                     "-" if longest is None else "%s %.1f ms (%s)" % (longest["kind"], longest["busy_us"] / 1000,
                                                                       where(longest, reports, origin))))
 

@@ -66,8 +66,11 @@ def play(rom, image, size, lanes, script):
     return events, frames, marks, origin
 
 
-def breakdown(at, end, marks):
-    """{part: us} of the time from `at` to `end`, by the marker each stretch follows."""
+def breakdown(at, frame, marks):
+    """{part: us} of the time from `at` to the end of `frame`, the one showing the change: up
+    to its first bit by the marker each stretch follows, then its time on the wire (the loop
+    goes on meanwhile: the DMA sends it)."""
+    end = frame["start_us"]
     parts = {}
     prev_us, prev_code = at, None
     for us, code in marks:
@@ -81,9 +84,10 @@ def breakdown(at, end, marks):
         if code != 9:
             parts["seen"] = 1
         prev_us, prev_code = us, code
-    tail = WIRE if prev_code == 6 else AFTER.get(prev_code, "?")
+    tail = AFTER.get(prev_code, "?")
     parts[tail] = parts.get(tail, 0) + end - prev_us
     parts.pop("seen", None)
+    parts[WIRE] = frame["end_us"] - frame["start_us"]
     return parts
 
 
@@ -116,7 +120,7 @@ def main():
                 us, frame = wire_frames.light(frames, at, changes)
                 if us is None or us == 0:
                     continue
-                parts = breakdown(at, at + us, marks)
+                parts = breakdown(at, frame, marks)
                 rows.append((us, t, line, parts))
                 for k, v in parts.items():
                     total[k] = total.get(k, 0) + v
