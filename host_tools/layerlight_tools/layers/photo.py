@@ -1,0 +1,229 @@
+"""Reading one side of a layer card from a photo: `read_layer(image bytes, size, colours)`.
+
+The card is found and straightened by photo_card; this module reads what is printed on it:
+
+- the light: the card's margin is unprinted, like its holes. A smooth surface fitted to the
+  margin (a quadratic per colour channel, robust to the printed text and a glare spot on it)
+  says how the light falls over the card; every cell is divided by it, which cancels uneven
+  light and a colour cast (paper: the margin is the paper's white).
+- holes: a hole looks like the margin, because both are unprinted: on paper the paper shows,
+  on clear film the table shows in both. So "hole" is one more class beside the set's
+  colours, whose colour is the margin's, and no rule about the table is needed.
+- colours: on paper the margin is white, so a cell divided by it is its own colour. On film
+  the margin is the table's colour, unknown; a per-channel gain is fitted so that the cells
+  not read as holes match the set's colours best (a few rounds of assign-and-fit, starting
+  from "the margin is white"). Cells are compared in CIELAB (Euclidean, CIE76).
+- orientation: the printed card has "^ top" in the middle of its top margin and the layer's
+  name at the left of its bottom margin; the straightened card is turned until the ink in its
+  margins sits there. A card without them (a box's own plastic card) is read as it lay, and
+  says so (turned is None).
+- the grid's size: the thin grid lines are counted; a card whose lines say another size than
+  the set's is refused, not read into the wrong cells.
+"""
+
+import dataclasses
+
+import cv2
+import numpy as np
+
+from layerlight_tools.layers import photo_card
+from layerlight_tools.layers.photo_card import MARGIN, VIEW
+
+DOUBT = 0.25          # a cell read with less confidence than this is worth a look
+SAMPLE = 0.5          # the middle half of a cell is read: the grid lines and the blur stay out
+
+
+class PhotoError(Exception):
+    """A photo that cannot be read; str() is one line saying why."""
+
+
+@dataclasses.dataclass
+class LayerReading:
+    """One side of a layer as read from a photo.
+
+    cells: N*N colour indices row by row from the top row, 0 a hole, i the set's colour i
+    (colours[i - 1]); confidence: N*N numbers in [0, 1] (1: the cell matched one class and no
+    other; 0: two classes fit equally); turned: how many degrees clockwise the card lay turned
+    in the photo, found from its printed top mark (None: no mark, the cells are as the card
+    lay); outline: "card" (the card's edge was found) or "frame" (its grid's frame, clear film);
+    preview_png: the card straightened and turned upright, PREVIEW px square, its grid from
+    GRID_BOX[0] to GRID_BOX[1] px on both axes.
+    """
+    size: int
+    cells: list
+    confidence: list
+    turned: object
+    outline: str
+    preview_png: bytes
+
+    def doubts(self, below=DOUBT):
+        """(row, column), from 1, of the cells read with confidence below `below`."""
+        n = self.size
+        return [(i // n + 1, i % n + 1) for i, c in enumerate(self.confidence) if c < below]
+
+    def rows(self, chars):
+        """The cells as rows of the set file's notation: chars[i - 1] for colour i, '.' a hole."""
+        n = self.size
+        return ["".join("." if c == 0 else chars[c - 1] for c in self.cells[y * n:(y + 1) * n]) for y in range(n)]
+
+
+PREVIEW = VIEW
+GRID_BOX = (MARGIN, VIEW - MARGIN)
+
+
+def read_layer(image, size, colours):
+    """Read one side of a layer card from the bytes of a photo (JPEG, PNG, WebP, BMP, TIFF).
+
+    size: the set's grid (N); colours: the set's colours as (r, g, b), colour i+1 first at i.
+    Returns a LayerReading; raises PhotoError (one line) when the bytes are not an image, no
+    card is found, or the card's grid is not N x N.
+    """
+    if not 2 <= size <= 16:
+        raise PhotoError("size must be 2 to 16, not %r" % (size,))
+    if not colours:
+        raise PhotoError("the set has no colours to read")
+    img = photo_card.decode(image)
+    if img is None:
+        raise PhotoError("not an image (JPEG, PNG, WebP, BMP or TIFF)")
+    found = photo_card.find(img)
+    if found is None:
+        raise PhotoError("no layer card found: the whole card, flat, on its own, with its grid's "
+                         "dark frame in view")
+    view, _, outline = found
+    light = _light(view)
+    turns = _upright_turns(view, light)
+    if turns:
+        view, light = np.rot90(view, turns).copy(), np.rot90(light, turns).copy()
+    seen = _grid_size(view)
+    if seen is not None and seen != size:
+        raise PhotoError("the card's grid is %dx%d, the set's is %dx%d" % (seen, seen, size, size))
+    cells, confidence = _classify(_cells(view, light, size), colours)
+    ok, png = cv2.imencode(".png", view)
+    return LayerReading(size, cells, confidence, None if turns is None else 90 * turns, outline, png.tobytes())
+
+
+# --- the light ------------------------------------------------------------------------------
+
+def _terms(x, y):
+    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1)
+
+
+def _light(view):
+    """VIEW x VIEW x 3 float: the margin's colour (the unprinted card under this light) over the
+    whole card, a quadratic surface per channel fitted to the margin's patches."""
+    inner, outer = 6, MARGIN - 6
+    step = 20
+    pts, vals = [], []
+    for t in range(MARGIN, VIEW - MARGIN, step):
+        for x0, y0, w, h in ((t, inner, step, outer - inner), (t, VIEW - outer, step, outer - inner),
+                             (inner, t, outer - inner, step), (VIEW - outer, t, outer - inner, step)):
+            patch = view[y0:y0 + h, x0:x0 + w].reshape(-1, 3).astype(np.float32)
+            vals.append(np.percentile(patch, 70, axis=0))    # above the text's ink
+            pts.append((x0 + w / 2, y0 + h / 2))
+    pts = np.array(pts, np.float32) / VIEW
+    vals = np.array(vals, np.float32)
+    a = _terms(pts[:, 0], pts[:, 1])
+    keep = np.ones(len(pts), bool)
+    for _ in range(3):   # drop the patches a glare spot, a shadow or a stray object spoils
+        coef, *_ = np.linalg.lstsq(a[keep], vals[keep], rcond=None)
+        resid = np.abs(a @ coef - vals).max(axis=1)
+        mad = np.median(resid[keep]) + 1.0
+        keep = resid < 3 * mad
+    yy, xx = np.mgrid[0:VIEW, 0:VIEW].astype(np.float32) / VIEW
+    return np.clip(_terms(xx, yy) @ coef, 8, None)
+
+
+# --- which way up ---------------------------------------------------------------------------
+
+def _upright_turns(view, light):
+    """Quarter turns anticlockwise (np.rot90) that put the card's printed "^ top" at the top,
+    or None when the margins show no such mark."""
+    grey = view.astype(np.float32).mean(axis=2) / light.mean(axis=2)
+    ink = grey < 0.72
+    lo, hi = 6, MARGIN - 6
+    scores = []
+    for k in range(4):
+        m = np.rot90(ink, k)
+        top, bottom = m[lo:hi], m[VIEW - hi:VIEW - lo]
+        mark = top[:, 270:370].mean() + bottom[:, MARGIN + 4:MARGIN + 100].mean()
+        stray = top[:, 60:230].mean() + top[:, 410:580].mean() + bottom[:, 460:600].mean()
+        scores.append(mark - stray)
+    order = np.argsort(scores)[::-1]
+    best, second = scores[order[0]], scores[order[1]]
+    if best < 0.03 or best - second < 0.02:
+        return None
+    return int(order[0])
+
+
+# --- the grid -------------------------------------------------------------------------------
+
+def _grid_size(view):
+    """The grid size its thin lines say (2-16), or None when the lines are too faint to say."""
+    d = photo_card.darkness(view)
+    a, b = MARGIN + 4, VIEW - MARGIN - 4
+    across = photo_card.line_strength(d)[a:b].mean(axis=0)        # vertical lines, by x
+    down = photo_card.line_strength(d.T)[a:b].mean(axis=0)        # horizontal lines, by y
+    span = VIEW - 2 * MARGIN
+
+    def at(profile, t):
+        i = int(round(MARGIN + t))
+        return profile[i - 2:i + 3].max()
+
+    scores = {}
+    for n in range(2, 17):
+        cell = span / n
+        on = [at(p, k * cell) for p in (across, down) for k in range(1, n)]
+        off = [at(p, (k + 0.5) * cell) for p in (across, down) for k in range(n)]
+        scores[n] = np.mean(on) - np.mean(off)
+    top = max(scores.values())
+    if top < 1.5:
+        return None
+    # every divisor of the true size sees only lines where the true grid has them, and scores
+    # as well as it does: the largest size that scores near the top is the grid
+    return max(n for n in scores if scores[n] >= 0.7 * top)
+
+
+def _cells(view, light, n):
+    """Each cell's colour divided by the light there (1, 1, 1: looks like the margin), N*N x 3."""
+    cell = (VIEW - 2 * MARGIN) / n
+    half = max(1, int(cell * SAMPLE / 2))
+    out = np.zeros((n * n, 3), np.float32)
+    for y in range(n):
+        for x in range(n):
+            cx, cy = int(MARGIN + (x + 0.5) * cell), int(MARGIN + (y + 0.5) * cell)
+            box = (slice(cy - half, cy + half), slice(cx - half, cx + half))
+            seen = np.median(view[box].reshape(-1, 3).astype(np.float32), axis=0)
+            out[y * n + x] = seen / np.median(light[box].reshape(-1, 3), axis=0)
+    return out[:, ::-1]     # BGR -> RGB
+
+
+# --- colours --------------------------------------------------------------------------------
+
+def lab(rgb):
+    """CIELAB (D65) of sRGB values in 0-1 (not clipped: a cell brighter than the margin too)."""
+    c = np.clip(np.asarray(rgb, np.float64), 0, None)
+    linear = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    xyz = linear @ np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722],
+                             [0.0193, 0.1192, 0.9505]]).T / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
+    return np.stack([116 * f[..., 1] - 16, 500 * (f[..., 0] - f[..., 1]), 200 * (f[..., 1] - f[..., 2])], axis=-1)
+
+
+def _classify(seen, colours):
+    """(cells, confidence): each cell the nearest of hole (the margin's colour) and the set's
+    colours, after the gain that best maps the margin-relative cells onto the set's colours."""
+    refs = np.array(colours, np.float64) / 255
+    gain = np.ones(3)
+    for _ in range(4):
+        classes = lab(np.vstack([gain[None, :], refs]))      # class 0: a hole, the margin itself
+        dist = np.linalg.norm(lab(seen * gain)[:, None, :] - classes[None, :, :], axis=2)
+        pick = dist.argmin(axis=1)
+        opaque = pick > 0
+        if opaque.sum() < 2:
+            break
+        target, got = refs[pick[opaque] - 1], seen[opaque]
+        # least squares per channel: gain * got ~ target
+        gain = np.clip((got * target).sum(axis=0) / np.maximum((got * got).sum(axis=0), 1e-9), 0.25, 1.25)
+    ordered = np.sort(dist, axis=1)
+    confidence = (ordered[:, 1] - ordered[:, 0]) / (ordered[:, 1] + ordered[:, 0] + 1e-9)
+    return [int(p) for p in pick], [round(float(c), 3) for c in confidence]

@@ -1,0 +1,165 @@
+"""Finding a layer card in a photo and straightening it (OpenCV).
+
+The printed layer card (`cards render`, render.layer_side) is an 80 mm square whose grid is
+70 mm, 5 mm in from each edge, framed by a dark 0.3 mm line. Paper shows its outline
+against the table; clear film often does not (its margin is as clear as its holes), but its
+printed grid frame does. So every convex quadrilateral in the photo is a candidate for
+either the card's edge or the grid's frame, and a candidate is taken only when a dark frame
+line is found where the card's layout puts it: a book or a box on the table is never taken
+for a card, whatever its size.
+
+The result is the card seen straight from above in a fixed square view (VIEW px, the grid
+from MARGIN to VIEW - MARGIN), whichever of the two outlines was found.
+"""
+
+import cv2
+import numpy as np
+
+from layerlight_tools.layers import render
+
+VIEW = 640                                                   # px of the straightened card
+CARD_MM = render.LAYER_SIZE
+MARGIN = int(round(VIEW * 5.0 / CARD_MM))                    # render.layer_side's 5 mm margin
+MAX_SIDE = 1400                                              # photos are read at most this big
+MIN_AREA = 0.01                                              # a card covers >= 1 % of the photo
+SEARCH = 10                                                  # px either way the frame may be off
+
+
+def decode(data):
+    """BGR image of the bytes of a photo (any format OpenCV reads), shrunk to MAX_SIDE; None if
+    the bytes are not an image."""
+    if not data:
+        return None
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if img is None:
+        return None
+    k = MAX_SIDE / max(img.shape[:2])
+    if k < 1:
+        img = cv2.resize(img, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+    return img
+
+
+def _clockwise(quad):
+    """The 4 corners clockwise on the image (y down), the one nearest the top-left first, so a
+    card is never straightened mirrored."""
+    c = quad.mean(axis=0)
+    order = np.argsort(np.arctan2(quad[:, 1] - c[1], quad[:, 0] - c[0]))
+    q = quad[order]
+    return np.roll(q, -int(np.argmin(q.sum(axis=1))), axis=0).astype(np.float32)
+
+
+def _quads(img):
+    """Convex quadrilaterals in the photo, largest first: from its edges (the paper's outline, the
+    film's frame line) and from its printed-looking parts (ink and colour, closed up)."""
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    smooth = cv2.GaussianBlur(grey, (5, 5), 0)
+    med = float(np.median(smooth))
+    masks = []
+    for lo, hi in ((0.66 * med, 1.33 * med), (30, 90)):
+        masks.append(cv2.dilate(cv2.Canny(smooth, lo, hi), np.ones((3, 3), np.uint8)))
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    printed = ((hsv[..., 1] > 110) | (grey < 70)).astype(np.uint8) * 255
+    k = max(3, int(min(img.shape[:2]) / 60))
+    masks.append(cv2.morphologyEx(printed, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)))
+    area_min = MIN_AREA * img.shape[0] * img.shape[1]
+    found = []
+    for mask in masks:
+        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for cnt in contours:
+            hull = cv2.convexHull(cnt)
+            area = cv2.contourArea(hull)
+            if area < area_min:
+                continue
+            for eps in (0.02, 0.035):
+                approx = cv2.approxPolyDP(hull, eps * cv2.arcLength(hull, True), True)
+                if len(approx) == 4 and cv2.isContourConvex(approx):
+                    found.append((area, _clockwise(approx.reshape(4, 2).astype(np.float32))))
+                    break
+    found.sort(key=lambda f: -f[0])
+    unique = []
+    for area, q in found:   # the same outline from two masks: try it once
+        if all(np.abs(q - u).max() > 4 for _, u in unique):
+            unique.append((area, q))
+    return [q for _, q in unique]
+
+
+def _square(lo, hi):
+    return np.array([(lo, lo), (hi, lo), (hi, hi), (lo, hi)], np.float32)
+
+
+def darkness(view):
+    return 255.0 - cv2.GaussianBlur(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), (3, 3), 0).astype(np.float32)
+
+
+def line_strength(d):
+    """How much each pixel of a darkness image lies on a thin vertical line: darker, or lighter,
+    than the pixels 3 px left and right of it (a grid line is darker than a hole and lighter
+    than a red cell). A step between two areas scores nothing. Transpose for horizontal lines."""
+    left, right = np.roll(d, 3, axis=1), np.roll(d, -3, axis=1)
+    return np.maximum(np.minimum(d - left, d - right), np.minimum(left - d, right - d)).clip(0)
+
+
+def _frame_profile(d, side):
+    """Darkness across one side's frame line, averaged along its middle 80 %, from the outside in."""
+    lo, hi = MARGIN + 56, VIEW - MARGIN - 56
+    if side == 0:
+        return d[:, lo:hi].mean(axis=1)            # top: rows, going down
+    if side == 1:
+        return d[lo:hi, :].mean(axis=0)[::-1]      # right: columns, going left
+    if side == 2:
+        return d[:, lo:hi].mean(axis=1)[::-1]            # bottom: rows, going up
+    return d[lo:hi, :].mean(axis=0)                # left: columns, going right
+
+
+def _frame(view):
+    """(score, offsets): how clearly a dark frame line runs where the grid's frame belongs in a
+    straightened view, and how far (px, outwards positive) each side's line is from there."""
+    d = darkness(view)
+    scores, offsets = [], []
+    for side in range(4):
+        p = _frame_profile(d, side)
+        best, at = -1e9, 0
+        for i in range(MARGIN - SEARCH, MARGIN + SEARCH + 1):
+            # a line: darker than both 5 px outside it and 5 px inside it
+            r = min(p[i] - p[i - 5], p[i] - p[i + 5])
+            if r > best:
+                best, at = r, i
+        scores.append(best)
+        offsets.append(MARGIN - at)
+    return min(scores), offsets
+
+
+def _refine(h, offsets):
+    """The homography that puts the frame found (offsets from where it was expected) exactly on
+    MARGIN .. VIEW - MARGIN."""
+    top, right, bottom, left = offsets
+    lo_x, hi_x = MARGIN - left, VIEW - MARGIN + right
+    lo_y, hi_y = MARGIN - top, VIEW - MARGIN + bottom
+    seen = np.array([(lo_x, lo_y), (hi_x, lo_y), (hi_x, hi_y), (lo_x, hi_y)], np.float32)
+    in_photo = cv2.perspectiveTransform(seen[None], np.linalg.inv(h))[0]
+    return cv2.getPerspectiveTransform(in_photo, _square(MARGIN, VIEW - MARGIN)), in_photo
+
+
+MIN_FRAME = 2.5       # darkness units a frame line must stand out by (on paper: 20-120; clear film on a dark table: 3)
+
+
+def find(img):
+    """(view, grid corners in the photo, outline) of the card: the card straightened into a
+    VIEW x VIEW BGR image with its grid at MARGIN .. VIEW - MARGIN; outline is "card" (its edge
+    was found) or "frame" (its grid's frame). None when no card is found."""
+    best = None
+    for quad in _quads(img)[:12]:
+        for outline, lo, hi in (("card", 0, VIEW), ("frame", MARGIN, VIEW - MARGIN)):
+            h = cv2.getPerspectiveTransform(quad, _square(lo, hi))
+            view = cv2.warpPerspective(img, h, (VIEW, VIEW), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            score, offsets = _frame(view)
+            if score > MIN_FRAME and (best is None or score > best[0]):
+                best = (score, h, offsets, outline)
+        if best is not None:
+            break   # the largest outline with a frame in it: a card's edge beats its own frame
+    if best is None:
+        return None
+    _, h, offsets, outline = best
+    h, corners = _refine(h, offsets)
+    view = cv2.warpPerspective(img, h, (VIEW, VIEW), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return view, corners, outline
