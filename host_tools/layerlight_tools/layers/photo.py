@@ -137,22 +137,28 @@ def _light(view):
 
 def _upright_turns(view, light):
     """Quarter turns anticlockwise (np.rot90) that put the card's printed "^ top" at the top,
-    or None when the margins show no such mark."""
-    grey = view.astype(np.float32).mean(axis=2) / light.mean(axis=2)
-    ink = grey < 0.72
+    or None when the margins show no such mark.
+
+    Ink is what is thinly darker than its surroundings (a black-hat: the text's strokes, not
+    a table's grain or a shadow), relative to the light there, so it shows on a dark table
+    through clear film as on white paper, only fainter."""
+    grey = view.astype(np.float32).mean(axis=2)
+    hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, np.ones((9, 9), np.uint8))
+    ink = hat / light.mean(axis=2) > 0.12
     lo, hi = 6, MARGIN - 6
-    scores = []
+    marks, scores = [], []
     for k in range(4):
         m = np.rot90(ink, k)
         top, bottom = m[lo:hi], m[VIEW - hi:VIEW - lo]
         mark = top[:, 270:370].mean() + bottom[:, MARGIN + 4:MARGIN + 100].mean()
         stray = top[:, 60:230].mean() + top[:, 410:580].mean() + bottom[:, 460:600].mean()
+        marks.append(mark)
         scores.append(mark - stray)
-    order = np.argsort(scores)[::-1]
-    best, second = scores[order[0]], scores[order[1]]
-    if best < 0.03 or best - second < 0.02:
+    k = int(np.argmax(scores))
+    others = max(marks[j] for j in range(4) if j != k)
+    if marks[k] < 0.004 or marks[k] < 3 * others:
         return None
-    return int(order[0])
+    return k
 
 
 # --- the grid -------------------------------------------------------------------------------
