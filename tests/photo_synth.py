@@ -59,10 +59,15 @@ def card_png(grid, size, colours, ident="photo", side="front"):
     return np.asarray(sheet)[x0:x1, x0:x1].copy()
 
 
-def _table(rng):
+# the tables a card is photographed on; clear film is read on the light ones only (docs/decks.md)
+TABLES = {"wood": (150, 110, 75), "grey": (120, 120, 118), "green": (70, 95, 70), "light wood": (190, 170, 140),
+          "dark": (60, 55, 60)}
+LIGHT_TABLES = ("wood", "grey", "light wood")
+
+
+def _table(rng, tables):
     """A table: a base colour with wood-like grain and low-frequency mottling (float RGB 0-255)."""
-    base = np.array(rng.choice([(150, 110, 75), (120, 120, 118), (70, 95, 70), (190, 170, 140), (60, 55, 60)]),
-                    float) * rng.uniform(0.85, 1.15)
+    base = np.array(TABLES[tables[int(rng.integers(0, len(tables)))]], float) * rng.uniform(0.85, 1.15)
     yy, xx = np.mgrid[0:PHOTO_H, 0:PHOTO_W].astype(np.float32)
     angle = rng.uniform(0, math.pi)
     u = xx * math.cos(angle) + yy * math.sin(angle)
@@ -103,8 +108,9 @@ def _clutter(img, keep_out, rng):
             img[stripes] = np.array(colour) * 0.5
 
 
-def photograph(grid, size, colours, seed, material="paper", condition="claimed"):
-    """(JPEG bytes, where the card's corners landed) of one side of a layer, photographed."""
+def photograph(grid, size, colours, seed, material="paper", condition="claimed", tables=tuple(TABLES)):
+    """(JPEG bytes, degrees clockwise the card lies turned) of one side of a layer, photographed
+    on one of `tables` (names of TABLES)."""
     p = CONDITIONS[condition]
     rng = np.random.default_rng(seed)
     card = card_png(grid, size, colours).astype(np.float32)
@@ -112,14 +118,16 @@ def photograph(grid, size, colours, seed, material="paper", condition="claimed")
     # where the card lands: 40-60 % of the photo's height, turned and tilted
     side = rng.uniform(0.42, 0.6) * PHOTO_H
     centre = np.array([PHOTO_W / 2 + rng.uniform(-0.12, 0.12) * PHOTO_W, PHOTO_H / 2 + rng.uniform(-0.08, 0.08) * PHOTO_H])
-    turn = math.radians(rng.uniform(-p["rotation"], p["rotation"]))
+    # laid down any way round (quarter turns clockwise), then up to `rotation` degrees askew
+    quarters = int(rng.integers(0, 4))
+    turn = math.radians(90 * quarters + rng.uniform(-p["rotation"], p["rotation"]))
     square = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], float) * side / 2
     square += rng.uniform(-p["tilt"], p["tilt"], (4, 2)) * side      # the camera not straight above
     rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
     corners = (square @ rot.T + centre).astype(np.float32)
     h = cv2.getPerspectiveTransform(np.array([(0, 0), (c, 0), (c, c), (0, c)], np.float32), corners)
 
-    img = _table(rng)
+    img = _table(rng, tables)
     _clutter(img, corners, rng)
     warp = lambda a, interp=cv2.INTER_AREA: cv2.warpPerspective(  # noqa: E731
         a, h, (PHOTO_W, PHOTO_H), flags=interp, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
@@ -155,7 +163,7 @@ def photograph(grid, size, colours, seed, material="paper", condition="claimed")
     rgb = np.clip(img, 0, 255).astype(np.uint8)
     out = io.BytesIO()
     Image.fromarray(rgb).save(out, "JPEG", quality=p["quality"])
-    return out.getvalue(), corners
+    return out.getvalue(), 90 * quarters
 
 
 if __name__ == "__main__":   # a look at one: python tests/photo_synth.py SIZE SEED MATERIAL CONDITION OUT.jpg

@@ -29,6 +29,9 @@ import numpy as np
 from layerlight_tools.layers import photo_card
 from layerlight_tools.layers.photo_card import MARGIN, VIEW
 
+# lightness counts half as much as hue and chroma: a glare spot or light the margin did not
+# see moves a cell's lightness most, and leaves its hue
+LAB_WEIGHT = np.array([0.5, 1.0, 1.0])
 DOUBT = 0.25          # a cell read with less confidence than this is worth a look
 SAMPLE = 0.5          # the middle half of a cell is read: the grid lines and the blur stay out
 
@@ -94,8 +97,8 @@ def read_layer(image, size, colours):
     turns = _upright_turns(view, light)
     if turns:
         view, light = np.rot90(view, turns).copy(), np.rot90(light, turns).copy()
-    seen = _grid_size(view)
-    if seen is not None and seen != size:
+    seen = _grid_size(view, size)
+    if seen is not None:
         raise PhotoError("the card's grid is %dx%d, the set's is %dx%d" % (seen, seen, size, size))
     cells, confidence = _classify(_cells(view, light, size), colours)
     ok, png = cv2.imencode(".png", view)
@@ -163,30 +166,18 @@ def _upright_turns(view, light):
 
 # --- the grid -------------------------------------------------------------------------------
 
-def _grid_size(view):
-    """The grid size its thin lines say (2-16), or None when the lines are too faint to say."""
-    d = photo_card.darkness(view)
-    a, b = MARGIN + 4, VIEW - MARGIN - 4
-    across = photo_card.line_strength(d)[a:b].mean(axis=0)        # vertical lines, by x
-    down = photo_card.line_strength(d.T)[a:b].mean(axis=0)        # horizontal lines, by y
-    span = VIEW - 2 * MARGIN
-
-    def at(profile, t):
-        i = int(round(MARGIN + t))
-        return profile[i - 2:i + 3].max()
-
-    scores = {}
-    for n in range(2, 17):
-        cell = span / n
-        on = [at(p, k * cell) for p in (across, down) for k in range(1, n)]
-        off = [at(p, (k + 0.5) * cell) for p in (across, down) for k in range(n)]
-        scores[n] = np.mean(on) - np.mean(off)
+def _grid_size(view, size):
+    """The grid's size when its cell edges clearly say another than `size`, else None."""
+    scores = photo_card.grid_scores(view)
     top = max(scores.values())
-    if top < 1.5:
+    if top < MIN_EDGES or scores[size] >= 0.6 * top:
         return None
-    # every divisor of the true size sees only lines where the true grid has them, and scores
-    # as well as it does: the largest size that scores near the top is the grid
-    return max(n for n in scores if scores[n] >= 0.7 * top)
+    # every divisor of the true size sees cell edges only where the true grid has them, and
+    # scores as well: the largest size that scores near the top is the grid
+    return max(n for n in scores if scores[n] >= 0.6 * top)
+
+
+MIN_EDGES = 20.0      # below this the cells hardly differ (a card of one colour): no verdict (a card: 100-170)
 
 
 def _cells(view, light, n):
@@ -215,14 +206,31 @@ def lab(rgb):
     return np.stack([116 * f[..., 1] - 16, 500 * (f[..., 0] - f[..., 1]), 200 * (f[..., 1] - f[..., 2])], axis=-1)
 
 
+GLARE = np.linspace(0, 0.6, 7)     # how far toward white a glare spot may wash a cell
+GLARE_COST = 20.0                  # ... and what it costs, in delta E per unit: a cell is not
+                                   # called washed out when its own colour fits as well
+
+
+def _distances(true, refs):
+    """cells x classes: the weighted CIELAB distance from each cell to each class's colour washed
+    toward white by the glare that fits best, plus that glare's cost."""
+    seen = lab(true) * LAB_WEIGHT
+    best = None
+    for b in GLARE:
+        washed = lab(refs + b * (1 - refs)) * LAB_WEIGHT
+        d = np.linalg.norm(seen[:, None, :] - washed[None, :, :], axis=2) + GLARE_COST * b
+        best = d if best is None else np.minimum(best, d)
+    return best
+
+
 def _classify(seen, colours):
     """(cells, confidence): each cell the nearest of hole (the margin's colour) and the set's
     colours, after the gain that best maps the margin-relative cells onto the set's colours."""
     refs = np.array(colours, np.float64) / 255
     gain = np.ones(3)
     for _ in range(4):
-        classes = lab(np.vstack([gain[None, :], refs]))      # class 0: a hole, the margin itself
-        dist = np.linalg.norm(lab(seen * gain)[:, None, :] - classes[None, :, :], axis=2)
+        # class 0 is a hole: the margin itself, whatever gain turns it into
+        dist = _distances(seen * gain, np.vstack([gain[None, :], refs]))
         pick = dist.argmin(axis=1)
         opaque = pick > 0
         if opaque.sum() < 2:

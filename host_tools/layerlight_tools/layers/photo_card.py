@@ -48,6 +48,26 @@ def _clockwise(quad):
     return np.roll(q, -int(np.argmin(q.sum(axis=1))), axis=0).astype(np.float32)
 
 
+def _cut_corners(pentagon):
+    """The quadrilaterals a pentagon is with one corner cut off: each edge dropped in turn, its two
+    neighbours extended to meet. The colour of a grid whose corner cell is a hole, on clear film
+    over a table that hides its frame, is such a pentagon."""
+    p = pentagon.astype(np.float64)
+    out = []
+    for i in range(5):
+        a, b, c, d = p[i - 1], p[i], p[(i + 1) % 5], p[(i + 2) % 5]
+        r, s = b - a, d - c
+        den = r[0] * s[1] - r[1] * s[0]
+        if abs(den) < 1e-9:
+            continue
+        t = ((c - a)[0] * s[1] - (c - a)[1] * s[0]) / den
+        if not 1 <= t <= 2:       # the corner lies beyond the cut, not far beyond
+            continue
+        corner = a + t * r
+        out.append(np.array([corner if j == i else p[j] for j in range(5) if j != (i + 1) % 5]))
+    return out
+
+
 def _quads(img):
     """Convex quadrilaterals in the photo, largest first: from its edges (the paper's outline, the
     film's frame line) and from its printed-looking parts (ink and colour, closed up)."""
@@ -57,8 +77,12 @@ def _quads(img):
     masks = []
     for lo, hi in ((0.66 * med, 1.33 * med), (30, 90)):
         masks.append(cv2.dilate(cv2.Canny(smooth, lo, hi), np.ones((3, 3), np.uint8)))
-    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
-    printed = ((hsv[..., 1] > 110) | (grey < 70)).astype(np.uint8) * 255
+    # printed: strongly coloured (CIELAB chroma; HSV's saturation also calls a dark wood grain
+    # coloured) or a thin dark line (the frame: a black-hat, whatever the table's brightness)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.int16)
+    chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
+    hat = cv2.morphologyEx(grey, cv2.MORPH_BLACKHAT, np.ones((9, 9), np.uint8))
+    printed = ((chroma > 40) | (hat > 30)).astype(np.uint8) * 255
     k = max(3, int(min(img.shape[:2]) / 60))
     masks.append(cv2.morphologyEx(printed, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)))
     area_min = MIN_AREA * img.shape[0] * img.shape[1]
@@ -71,9 +95,12 @@ def _quads(img):
             if area < area_min:
                 continue
             for eps in (0.02, 0.035):
-                approx = cv2.approxPolyDP(hull, eps * cv2.arcLength(hull, True), True)
-                if len(approx) == 4 and cv2.isContourConvex(approx):
-                    found.append((area, _clockwise(approx.reshape(4, 2).astype(np.float32))))
+                approx = cv2.approxPolyDP(hull, eps * cv2.arcLength(hull, True), True).reshape(-1, 2)
+                quads = [approx] if len(approx) == 4 else _cut_corners(approx) if len(approx) == 5 else []
+                for q in quads:
+                    if cv2.isContourConvex(q.astype(np.float32)):
+                        found.append((area, _clockwise(q.astype(np.float32))))
+                if len(approx) == 4:
                     break
     found.sort(key=lambda f: -f[0])
     unique = []
@@ -91,12 +118,27 @@ def darkness(view):
     return 255.0 - cv2.GaussianBlur(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), (3, 3), 0).astype(np.float32)
 
 
-def line_strength(d):
-    """How much each pixel of a darkness image lies on a thin vertical line: darker, or lighter,
-    than the pixels 3 px left and right of it (a grid line is darker than a hole and lighter
-    than a red cell). A step between two areas scores nothing. Transpose for horizontal lines."""
-    left, right = np.roll(d, 3, axis=1), np.roll(d, -3, axis=1)
-    return np.maximum(np.minimum(d - left, d - right), np.minimum(left - d, right - d)).clip(0)
+def grid_scores(view):
+    """{n: how much more the straightened grid's colour changes where an n x n grid has its cell
+    edges than halfway between them}, for n = 2..16. Colour changes between neighbouring cells
+    are used, not the printed grid lines: 0.1 mm lines do not survive a phone's blur."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(view, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    a, b = MARGIN + 4, VIEW - MARGIN - 4
+    across = np.abs(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)).sum(axis=2)[a:b].mean(axis=0)   # by x
+    down = np.abs(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)[:, a:b].mean(axis=1)  # by y
+    span = VIEW - 2 * MARGIN
+
+    def at(profile, t):
+        i = int(round(MARGIN + t))
+        return profile[i - 3:i + 4].max()
+
+    scores = {}
+    for n in range(2, 17):
+        cell = span / n
+        on = [at(p, k * cell) for p in (across, down) for k in range(1, n)]
+        off = [at(p, (k + 0.5) * cell) for p in (across, down) for k in range(n)]
+        scores[n] = float(np.mean(on) - np.mean(off))
+    return scores
 
 
 def _frame_profile(d, side):
