@@ -92,7 +92,7 @@ def read_layer(image, size, colours):
     if found is None:
         raise PhotoError("no layer card found: the whole card, flat, on its own, with its grid's "
                          "dark frame in view")
-    view, _, outline = found
+    view, outline = found
     light = _light(view)
     turns = _upright_turns(view, light)
     if turns:

@@ -179,29 +179,95 @@ def _refine(h, offsets):
     lo_y, hi_y = MARGIN - top, VIEW - MARGIN + bottom
     seen = np.array([(lo_x, lo_y), (hi_x, lo_y), (hi_x, hi_y), (lo_x, hi_y)], np.float32)
     in_photo = cv2.perspectiveTransform(seen[None], np.linalg.inv(h))[0]
-    return cv2.getPerspectiveTransform(in_photo, _square(MARGIN, VIEW - MARGIN)), in_photo
+    return cv2.getPerspectiveTransform(in_photo, _square(MARGIN, VIEW - MARGIN))
+
+
+ALONG = (MARGIN + 40, VIEW - MARGIN - 40)
+CHUNKS = 6            # a side is followed in pieces, so a tilted line is found too
+FOLLOW = 40           # px either way a piece of the frame is looked for
+
+
+def _side_strip(d, side, pad):
+    """Darkness across one side of a view padded by `pad` px: rows from the outside in, columns
+    along the side's middle (ALONG), in the order of the view's x (top, bottom) or y (left, right)."""
+    lo, hi = ALONG[0] + pad, ALONG[1] + pad
+    return (d[:, lo:hi], d[lo:hi, ::-1].T, d[::-1, lo:hi], d[lo:hi, :].T)[side]
+
+
+def _follow(img, h):
+    """The homography that straightens the frame when the outline was a little wrong (a tilted
+    side, a corner cut by a hole on clear film): each side is cut into CHUNKS pieces, the dark
+    line is found in each (up to FOLLOW px off, inside or outside the view), a straight line is
+    fitted through them and the four lines meet at the grid's corners."""
+    pad = FOLLOW
+    shift = np.array([[1, 0, pad], [0, 1, pad], [0, 0, 1]], np.float64)
+    padded = cv2.warpPerspective(img, shift @ h, (VIEW + 2 * pad, VIEW + 2 * pad), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    d = darkness(padded)
+    depths = np.arange(pad + MARGIN - FOLLOW, pad + MARGIN + FOLLOW + 1)
+    sides = []
+    for side in range(4):
+        strip = _side_strip(d, side, pad)
+        ts, found, ridges = [], [], []
+        for piece in np.array_split(np.arange(strip.shape[1]), CHUNKS):
+            p = strip[:, piece].mean(axis=1)
+            ridge = np.minimum(p[depths] - p[depths - 5], p[depths] - p[depths + 5])
+            k = int(np.argmax(ridge))
+            ts.append(ALONG[0] + piece.mean())
+            found.append(float(depths[k] - pad))
+            ridges.append(ridge[k])
+        good = np.array(ridges) >= max(np.median(ridges), 0) * 0.5
+        if good.sum() < 2:
+            return None
+        slope, at0 = np.polyfit(np.array(ts)[good], np.array(found)[good], 1)
+        depth = [at0 + slope * t for t in ALONG]
+        # two points of the line in view (x, y)
+        sides.append(np.array([{0: (t, dp), 1: (VIEW - 1 - dp, t), 2: (t, VIEW - 1 - dp), 3: (dp, t)}[side]
+                               for t, dp in zip(ALONG, depth)], np.float64))
+    corners = np.array([_meet(sides[3], sides[0]), _meet(sides[0], sides[1]),
+                        _meet(sides[1], sides[2]), _meet(sides[2], sides[3])], np.float32)
+    in_photo = cv2.perspectiveTransform(corners[None], np.linalg.inv(h))[0]
+    return cv2.getPerspectiveTransform(in_photo, _square(MARGIN, VIEW - MARGIN))
+
+
+def _meet(p, q):
+    """Where the line through points p meets the line through points q."""
+    r, s = p[1] - p[0], q[1] - q[0]
+    den = r[0] * s[1] - r[1] * s[0]
+    t = ((q[0] - p[0])[0] * s[1] - (q[0] - p[0])[1] * s[0]) / den
+    return p[0] + t * r
+
+
+def _warp(img, h):
+    return cv2.warpPerspective(img, h, (VIEW, VIEW), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 MIN_FRAME = 2.5       # darkness units a frame line must stand out by (on paper: 20-120; clear film on a dark table: 3)
+MIN_FOLLOW = -1.0     # an outline whose frame shows this little is followed before it is given up
 
 
 def find(img):
-    """(view, grid corners in the photo, outline) of the card: the card straightened into a
-    VIEW x VIEW BGR image with its grid at MARGIN .. VIEW - MARGIN; outline is "card" (its edge
-    was found) or "frame" (its grid's frame). None when no card is found."""
+    """(view, outline) of the card: the card straightened into a VIEW x VIEW BGR image with its
+    grid at MARGIN .. VIEW - MARGIN; outline is "card" (its edge was found) or "frame" (its
+    grid's frame). None when no card is found."""
     best = None
-    for quad in _quads(img)[:12]:
+    for quad in _quads(img)[:16]:
         for outline, lo, hi in (("card", 0, VIEW), ("frame", MARGIN, VIEW - MARGIN)):
             h = cv2.getPerspectiveTransform(quad, _square(lo, hi))
-            view = cv2.warpPerspective(img, h, (VIEW, VIEW), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            view = _warp(img, h)
             score, offsets = _frame(view)
+            h = _refine(h, offsets)
+            if MIN_FOLLOW < score <= MIN_FRAME:
+                followed = _follow(img, h)
+                if followed is not None:
+                    better, offsets = _frame(_warp(img, followed))
+                    if better > score:
+                        score, h = better, _refine(followed, offsets)
             if score > MIN_FRAME and (best is None or score > best[0]):
-                best = (score, h, offsets, outline)
+                best = (score, h, outline)
         if best is not None:
             break   # the largest outline with a frame in it: a card's edge beats its own frame
     if best is None:
         return None
-    _, h, offsets, outline = best
-    h, corners = _refine(h, offsets)
-    view = cv2.warpPerspective(img, h, (VIEW, VIEW), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return view, corners, outline
+    _, h, outline = best
+    return _warp(img, h), outline
