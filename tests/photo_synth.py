@@ -60,19 +60,22 @@ def card_png(grid, size, colours, ident="photo", side="front"):
 
 
 # the tables a card is photographed on; clear film is read on the light ones only (docs/decks.md)
-TABLES = {"wood": (150, 110, 75), "grey": (120, 120, 118), "green": (70, 95, 70), "light wood": (190, 170, 140),
-          "dark": (60, 55, 60)}
+# a table: its colour and how strong its grain is ("white sheet": clear film laid on a sheet of paper)
+TABLES = {"wood": ((150, 110, 75), 1.0), "grey": ((120, 120, 118), 1.0), "green": ((70, 95, 70), 1.0),
+          "light wood": ((190, 170, 140), 1.0), "dark": ((60, 55, 60), 1.0), "white sheet": ((236, 234, 228), 0.15)}
 LIGHT_TABLES = ("wood", "grey", "light wood")
+CLUTTERED = ("wood", "grey", "green", "light wood", "dark")
 
 
 def _table(rng, tables):
     """A table: a base colour with wood-like grain and low-frequency mottling (float RGB 0-255)."""
-    base = np.array(TABLES[tables[int(rng.integers(0, len(tables)))]], float) * rng.uniform(0.85, 1.15)
+    colour, grain_scale = TABLES[tables[int(rng.integers(0, len(tables)))]]
+    base = np.array(colour, float) * rng.uniform(0.9, 1.05)
     yy, xx = np.mgrid[0:PHOTO_H, 0:PHOTO_W].astype(np.float32)
     angle = rng.uniform(0, math.pi)
     u = xx * math.cos(angle) + yy * math.sin(angle)
-    grain = np.sin(u / rng.uniform(4, 12) + 3 * np.sin(u / 90 + yy / 140)) * rng.uniform(4, 14)
-    mottle = cv2.resize(rng.normal(0, 10, (12, 16)).astype(np.float32), (PHOTO_W, PHOTO_H),
+    grain = np.sin(u / rng.uniform(4, 12) + 3 * np.sin(u / 90 + yy / 140)) * rng.uniform(4, 14) * grain_scale
+    mottle = cv2.resize(rng.normal(0, 10 * grain_scale, (12, 16)).astype(np.float32), (PHOTO_W, PHOTO_H),
                         interpolation=cv2.INTER_CUBIC)
     return np.clip(base[None, None, :] + (grain + mottle)[..., None], 0, 255)
 
@@ -108,7 +111,7 @@ def _clutter(img, keep_out, rng):
             img[stripes] = np.array(colour) * 0.5
 
 
-def photograph(grid, size, colours, seed, material="paper", condition="claimed", tables=tuple(TABLES)):
+def photograph(grid, size, colours, seed, material="paper", condition="claimed", tables=CLUTTERED):
     """(JPEG bytes, degrees clockwise the card lies turned) of one side of a layer, photographed
     on one of `tables` (names of TABLES)."""
     p = CONDITIONS[condition]

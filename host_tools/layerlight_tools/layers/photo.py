@@ -88,7 +88,7 @@ def read_layer(image, size, colours):
     img = photo_card.decode(image)
     if img is None:
         raise PhotoError("not an image (JPEG, PNG, WebP, BMP or TIFF)")
-    found = photo_card.find(img)
+    found = photo_card.find(img, size)
     if found is None:
         raise PhotoError("no layer card found: the whole card, flat, on its own, with its grid's "
                          "dark frame in view")

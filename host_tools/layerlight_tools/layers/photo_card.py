@@ -246,16 +246,19 @@ MIN_FRAME = 2.5       # darkness units a frame line must stand out by (on paper:
 MIN_FOLLOW = -1.0     # an outline whose frame shows this little is followed before it is given up
 
 
-def find(img):
+def find(img, size):
     """(view, outline) of the card: the card straightened into a VIEW x VIEW BGR image with its
     grid at MARGIN .. VIEW - MARGIN; outline is "card" (its edge was found) or "frame" (its
-    grid's frame). None when no card is found."""
+    grid's frame). None when no card is found.
+
+    Of the outlines with a frame in them, the one whose cells' edges fall most clearly where a
+    size x size grid has them wins: a grid found a row off, or its frame taken for the card's
+    edge, does not line up."""
     best = None
     for quad in _quads(img)[:16]:
         for outline, lo, hi in (("card", 0, VIEW), ("frame", MARGIN, VIEW - MARGIN)):
             h = cv2.getPerspectiveTransform(quad, _square(lo, hi))
-            view = _warp(img, h)
-            score, offsets = _frame(view)
+            score, offsets = _frame(_warp(img, h))
             h = _refine(h, offsets)
             if MIN_FOLLOW < score <= MIN_FRAME:
                 followed = _follow(img, h)
@@ -263,11 +266,10 @@ def find(img):
                     better, offsets = _frame(_warp(img, followed))
                     if better > score:
                         score, h = better, _refine(followed, offsets)
-            if score > MIN_FRAME and (best is None or score > best[0]):
-                best = (score, h, outline)
-        if best is not None:
-            break   # the largest outline with a frame in it: a card's edge beats its own frame
-    if best is None:
-        return None
-    _, h, outline = best
-    return _warp(img, h), outline
+            if score <= MIN_FRAME:
+                continue
+            view = _warp(img, h)
+            key = grid_scores(view)[size]
+            if best is None or key > best[0]:
+                best = (key, view, outline)
+    return None if best is None else best[1:]
