@@ -39,7 +39,7 @@ def report_lines(photo_path, layer_set, reading):
         how = "the right way up"
     else:
         how = "turned %d degrees clockwise on the table, read upright" % reading.turned
-    seen = "its edge" if reading.outline == "card" else "its grid's frame (clear film)"
+    seen = "its edge" if reading.outline == "card" else "its grid's frame"
     lines = ["# %s: %dx%d, found by %s; %s" % (photo_path, n, n, seen, how)]
     lines += reading.rows(chars)
     doubts = reading.doubts()

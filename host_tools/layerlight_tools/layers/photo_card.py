@@ -86,13 +86,14 @@ def _quads(img):
     k = max(3, int(min(img.shape[:2]) / 60))
     masks.append(cv2.morphologyEx(printed, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)))
     area_min = MIN_AREA * img.shape[0] * img.shape[1]
+    area_max = 0.9 * img.shape[0] * img.shape[1]     # the photo's own border is no card
     found = []
     for mask in masks:
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for cnt in contours:
             hull = cv2.convexHull(cnt)
             area = cv2.contourArea(hull)
-            if area < area_min:
+            if not area_min <= area <= area_max:
                 continue
             for eps in (0.02, 0.035):
                 approx = cv2.approxPolyDP(hull, eps * cv2.arcLength(hull, True), True).reshape(-1, 2)
@@ -243,6 +244,12 @@ def _warp(img, h):
 
 
 MIN_FRAME = 2.5       # darkness units a frame line must stand out by (on paper: 20-120; clear film on a dark table: 3)
+# the cells' edges must line up with the set's grid at least this clearly (grid_scores: a card
+# read right scores 70-170 in the sweeps, clear film's frame taken a row off 17)
+MIN_EDGES = 30.0
+CLEAR_EDGES = 60.0    # ... and this clearly, no smaller outline is tried
+FOLLOWED = 6          # the largest outlines only are followed (the card is among them)
+STRONG_FRAME = 15.0   # a frame as clear as paper's (20-120): enough on its own
 MIN_FOLLOW = -1.0     # an outline whose frame shows this little is followed before it is given up
 
 
@@ -254,13 +261,15 @@ def find(img, size):
     Of the outlines with a frame in them, the one whose cells' edges fall most clearly where a
     size x size grid has them wins: a grid found a row off, or its frame taken for the card's
     edge, does not line up."""
-    best = None
-    for quad in _quads(img)[:16]:
+    best = another = plain = None
+    for rank, quad in enumerate(_quads(img)[:16]):
+        if best is not None and best[0] >= CLEAR_EDGES:
+            break       # the outlines come largest first: a card lined up this well is the card
         for outline, lo, hi in (("card", 0, VIEW), ("frame", MARGIN, VIEW - MARGIN)):
             h = cv2.getPerspectiveTransform(quad, _square(lo, hi))
             score, offsets = _frame(_warp(img, h))
             h = _refine(h, offsets)
-            if MIN_FOLLOW < score <= MIN_FRAME:
+            if MIN_FOLLOW < score <= MIN_FRAME and rank < FOLLOWED:
                 followed = _follow(img, h)
                 if followed is not None:
                     better, offsets = _frame(_warp(img, followed))
@@ -269,7 +278,15 @@ def find(img, size):
             if score <= MIN_FRAME:
                 continue
             view = _warp(img, h)
-            key = grid_scores(view)[size]
-            if best is None or key > best[0]:
-                best = (key, view, outline)
-    return None if best is None else best[1:]
+            edges = grid_scores(view)
+            if edges[size] >= MIN_EDGES and (best is None or edges[size] > best[0]):
+                best = (edges[size], view, outline)
+            other = max(edges.values())
+            if other >= MIN_EDGES and (another is None or other > another[0]):
+                another = (other, view, outline)
+            if score >= STRONG_FRAME and (plain is None or score > plain[0]):
+                plain = (score, view, outline)
+    # a card of another size lines up with its own grid (the reader then names both sizes); a
+    # card of one colour (or all holes) has no cell edges to line up: its frame must be clear
+    found = best or another or plain
+    return None if found is None else found[1:]
