@@ -104,6 +104,19 @@ def test_the_reading_says_where_a_hole_and_each_colour_are():
     assert reading.outline in ("card", "frame")
 
 
+@pytest.mark.parametrize("side", ["front", "back"])
+def test_a_layer_of_the_set_is_recognised_in_its_orientation(side):
+    """The starter set's own layer, printed by `cards render` and photographed: the set's
+    nearest layer is it, and the orientation named turns it into exactly the cells read."""
+    layer = STARTER.layers[2]
+    grid = layer.front if side == "front" else layer.back
+    jpg, turned = photo_synth.photograph(grid, STARTER.size, COLOURS, 31, "plastic", "claimed", ("white sheet",))
+    reading = photo.read_layer(jpg, STARTER.size, COLOURS)
+    found, o, differ = photo.closest_layer(reading.cells, STARTER.layers)
+    assert (found.id, differ) == (layer.id, 0)
+    assert list(found.grid(o)) == reading.cells and geometry.side_of(o) == side
+
+
 @pytest.mark.parametrize("card, size", [(8, 6), (4, 8), (12, 6)])
 def test_a_card_of_another_grid_size_is_refused_not_misread(card, size):
     _, _, jpg = shoot(card, 5, "paper", photo_synth.CLUTTERED)
@@ -140,6 +153,7 @@ def test_read_photo_prints_the_set_notation_and_the_doubts(capsys, tmp_path):
     assert lines[0].startswith("# %s: 6x6, found by its " % path)
     assert lines[1:7] == STARTER.rows(grid)
     assert lines[7] == "# no cell in doubt"
+    assert lines[8].startswith("# nearest layer of the set: ")
     # what it prints is a pattern `solve` reads: the # lines are comments
     assert sets.parse_pattern(out, STARTER) == bytes(grid)
     assert (tmp_path / "p.png").read_bytes().startswith(b"\x89PNG")

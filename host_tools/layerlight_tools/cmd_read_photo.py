@@ -50,6 +50,12 @@ def report_lines(photo_path, layer_set, reading):
                                                                ", ".join(words)))
     else:
         lines.append("# no cell in doubt")
+    from layerlight import geometry
+    from layerlight_tools.layers import photo
+    layer, o, differ = photo.closest_layer(reading.cells, layer_set.layers)
+    lines.append("# nearest layer of the set: %s, %s up, turned %d (%s)" % (
+        layer.id, geometry.side_of(o), geometry.rot_of(o),
+        "the same cells" if not differ else "%d cell%s differ" % (differ, "" if differ == 1 else "s")))
     return lines
 
 

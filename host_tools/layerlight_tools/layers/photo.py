@@ -26,6 +26,7 @@ import dataclasses
 import cv2
 import numpy as np
 
+from layerlight import geometry
 from layerlight_tools.layers import photo_card
 from layerlight_tools.layers.photo_card import MARGIN, VIEW
 
@@ -103,6 +104,20 @@ def read_layer(image, size, colours):
     cells, confidence = _classify(_cells(view, light, size), colours)
     ok, png = cv2.imencode(".png", view)
     return LayerReading(size, cells, confidence, None if turns is None else 90 * turns, outline, png.tobytes())
+
+
+def closest_layer(cells, layers):
+    """(layer, orientation, cells that differ) of the set's layer, in any of its 8 orientations
+    (geometry's), that the cells read are nearest to; None for no layers. 0 cells differing
+    says the card photographed is that layer, seen in that orientation: the way to tell a
+    box's card, or the way up of one whose top mark did not show."""
+    best = None
+    for layer in layers:
+        for o in range(geometry.ORIENTATIONS):
+            differ = sum(1 for a, b in zip(cells, layer.grid(o)) if a != b)
+            if best is None or differ < best[2]:
+                best = (layer, o, differ)
+    return best
 
 
 # --- the light ------------------------------------------------------------------------------
