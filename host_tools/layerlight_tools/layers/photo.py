@@ -34,6 +34,10 @@ from layerlight_tools.layers.photo_card import MARGIN, VIEW
 # see moves a cell's lightness most, and leaves its hue
 LAB_WEIGHT = np.array([0.5, 1.0, 1.0])
 DOUBT = 0.25          # a cell read with less confidence than this is worth a look
+EVEN, UNEVEN = 0.15, 0.35   # a cell's spread (_cells): up to EVEN it is one colour (a hole over a
+                            # table's grain: 0.05-0.12), from UNEVEN it is surely two
+STRADDLE = 0.04            # more cells than this share that show two colours: the grid is not
+                            # where it was found, and the reading is refused, not guessed
 SAMPLE = 0.5          # the middle half of a cell is read: the grid lines and the blur stay out
 
 
@@ -101,7 +105,15 @@ def read_layer(image, size, colours):
     seen = _grid_size(view, size)
     if seen is not None:
         raise PhotoError("the card's grid is %dx%d, the set's is %dx%d" % (seen, seen, size, size))
-    cells, confidence = _classify(_cells(view, light, size), colours)
+    seen, spread = _cells(view, light, size)
+    straddle = int((spread >= UNEVEN).sum())
+    if straddle > max(2, STRADDLE * size * size):
+        raise PhotoError("the card's grid did not line up (%d cells show two colours): photograph it flatter, "
+                         "nearer, on a plain light surface" % straddle)
+    cells, confidence = _classify(seen, colours)
+    # a cell whose middle is not one colour straddles two (a grid not lined up) or lies under
+    # an edge of glare: whatever it was read as, it is in doubt
+    confidence = [round(c * float(np.clip((UNEVEN - s) / (UNEVEN - EVEN), 0, 1)), 3) for c, s in zip(confidence, spread)]
     ok, png = cv2.imencode(".png", view)
     return LayerReading(size, cells, confidence, None if turns is None else 90 * turns, outline, png.tobytes())
 
@@ -196,17 +208,21 @@ MIN_EDGES = 20.0      # below this the cells hardly differ (a card of one colour
 
 
 def _cells(view, light, n):
-    """Each cell's colour divided by the light there (1, 1, 1: looks like the margin), N*N x 3."""
+    """(colours, spreads): each cell's colour divided by the light there (1, 1, 1: looks like the
+    margin), N*N x 3 RGB, and how unevenly coloured its middle is (the 75th percentile of its
+    pixels' largest channel difference from that colour, in the same units)."""
     cell = (VIEW - 2 * MARGIN) / n
     half = max(1, int(cell * SAMPLE / 2))
     out = np.zeros((n * n, 3), np.float32)
+    spread = np.zeros(n * n, np.float32)
     for y in range(n):
         for x in range(n):
             cx, cy = int(MARGIN + (x + 0.5) * cell), int(MARGIN + (y + 0.5) * cell)
             box = (slice(cy - half, cy + half), slice(cx - half, cx + half))
-            seen = np.median(view[box].reshape(-1, 3).astype(np.float32), axis=0)
-            out[y * n + x] = seen / np.median(light[box].reshape(-1, 3), axis=0)
-    return out[:, ::-1]     # BGR -> RGB
+            px = view[box].reshape(-1, 3).astype(np.float32) / light[box].reshape(-1, 3)
+            out[y * n + x] = np.median(px, axis=0)
+            spread[y * n + x] = np.percentile(np.abs(px - out[y * n + x]).max(axis=1), 75)
+    return out[:, ::-1], spread     # BGR -> RGB
 
 
 # --- colours --------------------------------------------------------------------------------
