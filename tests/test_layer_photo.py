@@ -102,6 +102,10 @@ def test_the_reading_says_where_a_hole_and_each_colour_are():
     assert reading.rows(CHARS) == STARTER.rows(grid)
     assert reading.preview_png.startswith(b"\x89PNG")
     assert reading.outline in ("card", "frame")
+    # the page may pass the set's colours as the set file writes them
+    assert photo.read_layer(jpg, 6, [sets.rgb_hex(c) for c in COLOURS]).cells == reading.cells
+    with pytest.raises(photo.PhotoError, match="^a colour must be"):
+        photo.read_layer(jpg, 6, ["red"])
 
 
 @pytest.mark.parametrize("side", ["front", "back"])

@@ -12,13 +12,15 @@ The card is found and straightened by photo_card; this module reads what is prin
 - colours: on paper the margin is white, so a cell divided by it is its own colour. On film
   the margin is the table's colour, unknown; a per-channel gain is fitted so that the cells
   not read as holes match the set's colours best (a few rounds of assign-and-fit, starting
-  from "the margin is white"). Cells are compared in CIELAB (Euclidean, CIE76).
+  from "the margin is white"). Cells are compared in CIELAB (CIE76, lightness weighted half),
+  each class also tried washed toward white by a glare spot, at a cost.
 - orientation: the printed card has "^ top" in the middle of its top margin and the layer's
   name at the left of its bottom margin; the straightened card is turned until the ink in its
   margins sits there. A card without them (a box's own plastic card) is read as it lay, and
   says so (turned is None).
-- the grid's size: the thin grid lines are counted; a card whose lines say another size than
-  the set's is refused, not read into the wrong cells.
+- the grid's size: a card whose colour edges say another size than the set's is refused,
+  not read into the wrong cells; so is one whose cells show two colours each here and there
+  (its grid was not found where it is).
 """
 
 import dataclasses
@@ -82,14 +84,15 @@ GRID_BOX = (MARGIN, VIEW - MARGIN)
 def read_layer(image, size, colours):
     """Read one side of a layer card from the bytes of a photo (JPEG, PNG, WebP, BMP, TIFF).
 
-    size: the set's grid (N); colours: the set's colours as (r, g, b), colour i+1 first at i.
-    Returns a LayerReading; raises PhotoError (one line) when the bytes are not an image, no
-    card is found, or the card's grid is not N x N.
+    size: the set's grid (N); colours: the set's colours as (r, g, b) or "#rrggbb", colour i+1
+    at i. Returns a LayerReading; raises PhotoError (one line) when the bytes are not an image,
+    no card is found, the card's grid is not N x N or was not found where it is.
     """
     if not 2 <= size <= 16:
         raise PhotoError("size must be 2 to 16, not %r" % (size,))
     if not colours:
         raise PhotoError("the set has no colours to read")
+    colours = [_rgb(c) for c in colours]
     img = photo_card.decode(image)
     if img is None:
         raise PhotoError("not an image (JPEG, PNG, WebP, BMP or TIFF)")
@@ -102,9 +105,9 @@ def read_layer(image, size, colours):
     turns = _upright_turns(view, light)
     if turns:
         view, light = np.rot90(view, turns).copy(), np.rot90(light, turns).copy()
-    seen = _grid_size(view, size)
-    if seen is not None:
-        raise PhotoError("the card's grid is %dx%d, the set's is %dx%d" % (seen, seen, size, size))
+    other = _grid_size(view, size)
+    if other is not None:
+        raise PhotoError("the card's grid is %dx%d, the set's is %dx%d" % (other, other, size, size))
     seen, spread = _cells(view, light, size)
     straddle = int((spread >= UNEVEN).sum())
     if straddle > max(2, STRADDLE * size * size):
@@ -114,8 +117,20 @@ def read_layer(image, size, colours):
     # a cell whose middle is not one colour straddles two (a grid not lined up) or lies under
     # an edge of glare: whatever it was read as, it is in doubt
     confidence = [round(c * float(np.clip((UNEVEN - s) / (UNEVEN - EVEN), 0, 1)), 3) for c, s in zip(confidence, spread)]
-    ok, png = cv2.imencode(".png", view)
-    return LayerReading(size, cells, confidence, None if turns is None else 90 * turns, outline, png.tobytes())
+    png = cv2.imencode(".png", view)[1].tobytes()
+    return LayerReading(size, cells, confidence, None if turns is None else 90 * turns, outline, png)
+
+
+def _rgb(colour):
+    """(r, g, b) of a colour given as (r, g, b) or "#rrggbb" (the set file's and the page's)."""
+    if isinstance(colour, str) and len(colour) == 7 and colour.startswith("#"):
+        try:
+            return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+        except ValueError:
+            pass
+    elif len(colour) == 3 and all(isinstance(v, int) and 0 <= v <= 255 for v in colour):
+        return tuple(colour)
+    raise PhotoError("a colour must be (r, g, b) or \"#rrggbb\", not %r" % (colour,))
 
 
 def closest_layer(cells, layers):
@@ -197,14 +212,14 @@ def _grid_size(view, size):
     """The grid's size when its cell edges clearly say another than `size`, else None."""
     scores = photo_card.grid_scores(view)
     top = max(scores.values())
-    if top < MIN_EDGES or scores[size] >= 0.6 * top:
+    if top < SIZE_EDGES or scores[size] >= 0.6 * top:
         return None
     # every divisor of the true size sees cell edges only where the true grid has them, and
     # scores as well: the largest size that scores near the top is the grid
     return max(n for n in scores if scores[n] >= 0.6 * top)
 
 
-MIN_EDGES = 20.0      # below this the cells hardly differ (a card of one colour): no verdict (a card: 100-170)
+SIZE_EDGES = 20.0     # below this the cells hardly differ (a card of one colour): no verdict (a card: 100-170)
 
 
 def _cells(view, light, n):

@@ -8,8 +8,10 @@ either the card's edge or the grid's frame, and a candidate is taken only when a
 line is found where the card's layout puts it: a book or a box on the table is never taken
 for a card, whatever its size.
 
-The result is the card seen straight from above in a fixed square view (VIEW px, the grid
-from MARGIN to VIEW - MARGIN), whichever of the two outlines was found.
+An outline whose frame is faint (clear film) is followed side by side, piece by piece. Of the
+outlines with a frame, the one whose cells' colour edges line up best with the set's grid
+wins. The result is the card seen straight from above in a fixed square view (VIEW px, the
+grid from MARGIN to VIEW - MARGIN), whichever of the two outlines was found.
 """
 
 import cv2
