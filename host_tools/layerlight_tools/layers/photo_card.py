@@ -118,6 +118,7 @@ def _square(lo, hi):
 
 
 def darkness(view):
+    """255 - the view's grey level, lightly blurred: ink is high, paper low."""
     return 255.0 - cv2.GaussianBlur(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), (3, 3), 0).astype(np.float32)
 
 
@@ -145,14 +146,14 @@ def grid_scores(view):
 
 
 def _frame_profile(d, side):
-    """Darkness across one side's frame line, averaged along its middle 80 %, from the outside in."""
+    """Darkness across one side's frame line, averaged along the side's middle, from the outside in."""
     lo, hi = MARGIN + 56, VIEW - MARGIN - 56
     if side == 0:
         return d[:, lo:hi].mean(axis=1)            # top: rows, going down
     if side == 1:
         return d[lo:hi, :].mean(axis=0)[::-1]      # right: columns, going left
     if side == 2:
-        return d[:, lo:hi].mean(axis=1)[::-1]            # bottom: rows, going up
+        return d[:, lo:hi].mean(axis=1)[::-1]      # bottom: rows, going up
     return d[lo:hi, :].mean(axis=0)                # left: columns, going right
 
 
