@@ -121,6 +121,18 @@ def test_a_layer_of_the_set_is_recognised_in_its_orientation(side):
     assert list(found.grid(o)) == reading.cells and geometry.side_of(o) == side
 
 
+@pytest.mark.parametrize("pixels", [(4000, 3000), (800, 600)])
+def test_a_phone_sized_photo_and_a_small_one_read_the_same(pixels):
+    """A phone's 12-megapixel photo is read shrunk (photo_card.MAX_SIDE); a small one as it is."""
+    import io
+    from PIL import Image
+    grid, turned, jpg = shoot(10, 3, "paper", photo_synth.CLUTTERED)
+    resized = io.BytesIO()
+    Image.open(io.BytesIO(jpg)).resize(pixels, Image.LANCZOS).save(resized, "JPEG", quality=90)
+    reading = photo.read_layer(resized.getvalue(), 10, COLOURS)
+    assert reading.turned == turned and wrong_cells(reading, grid, 10, turned) == []
+
+
 @pytest.mark.parametrize("card, size", [(8, 6), (4, 8), (12, 6)])
 def test_a_card_of_another_grid_size_is_refused_not_misread(card, size):
     _, _, jpg = shoot(card, 5, "paper", photo_synth.CLUTTERED)
