@@ -206,14 +206,18 @@ bench: $(STAMP) $(NODE_STAMP) $(UF2_IF_SOURCE)
 # list); a reproducer line for every failure (tests/soak.py)
 # and the device fuzzer (tests/test_fuzz_device.py) with new random examples, FUZZ_EXAMPLES of them
 # (make test runs it with a fixed seed), and the whole unpaced CO.OP game at 16x16 that make test
-# plays at 32x32 only (tests/test_emulated_journal.py)
+# plays at 32x32 only (tests/test_emulated_journal.py), and layer cards read from synthetic photos,
+# PHOTO_SEEDS a grid size, material, table and light (the rates docs/decks.md quotes; make test
+# reads a fixed seed a size)
 SOAK_SEEDS ?= 10
 FUZZ_EXAMPLES ?= 300
+PHOTO_SEEDS ?= 3
 .PHONY: soak
 soak: $(STAMP) $(NODE_STAMP) $(UF2)
 	LAYERLIGHT_FUZZ_SEED=random FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q tests/test_fuzz_device.py
 	LAYERLIGHT_SOAK=1 $(PY) -m pytest -q tests/test_emulated_journal.py -k coop-16
 	$(PY) tests/soak.py --seeds $(SOAK_SEEDS)
+	LAYERLIGHT_PHOTO_SWEEP=$(PHOTO_SEEDS) $(PY) -m pytest -q -s tests/test_layer_photo.py -k sweep
 
 # the UF2 a release attaches, named for the version frozen into it, and its SHA-256
 .PHONY: dist

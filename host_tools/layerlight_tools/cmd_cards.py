@@ -338,7 +338,7 @@ def otlo_cmd_show(args):
 
 
 def register(sub):
-    c = sub.add_parser("cards", help="mission decks: build, check, export, render, show").add_subparsers(
+    c = sub.add_parser("cards", help="mission decks: build, check, export, render, show; read-photo").add_subparsers(
         dest="cards_command", required=True)
     b = c.add_parser("build", help="build a deck from a layer-set file (every stacking of 1-5 layers)")
     b.add_argument("set", help="layer-set or OTLO tile-set TOML file (docs/formats.md, docs/otlo-tiles.md)")
@@ -370,3 +370,5 @@ def register(sub):
     s.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     s.add_argument("--limit", type=int, default=40, help="list at most this many solutions (0: all)")
     s.set_defaults(func=cmd_cards_show)
+    from layerlight_tools import cmd_read_photo
+    cmd_read_photo.register(c)
