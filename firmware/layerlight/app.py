@@ -37,6 +37,8 @@ M_LEFT = 7      # a game that ended logged (the play log), after the menu is on 
 M_TIDIED = 8    # the erase ahead done, at a quiet moment
 M_IDLE = 9      # the loop waits for the console and the next sample
 M_AWAKE = 10    # the wait over
+M_SAVING = 11   # a save begins (save_game: the game's state to a journal record, its page program)
+M_SAVE_DONE = 12  # that save on flash
 # offered while the mode has something to take back (its can_undo() says so)
 PAUSE_ITEMS_UNDO = ("RESUME", "UNDO", "SCORES", "END")
 
@@ -101,6 +103,7 @@ class Device:
     def save_game(self):
         """The running game to flash (self.saves: a record appended to the journal, or a new
         file renamed over the old one), on flash when this returns: what is drawn next is saved."""
+        self.mark(M_SAVING)
         game = self.game
         game.dirty = False
         snap = game.snapshot()
@@ -117,6 +120,7 @@ class Device:
         except (OSError, ValueError) as e:
             self.log("could not save %s: %s" % (self.saves.name, e))
         self.saved.pop("record", None)  # kept on flash only: the game in memory gives it again
+        self.mark(M_SAVE_DONE)
 
     def flush_outbox(self):
         """The mode's other files (bests, settings): in effect now, written once the frame that

@@ -38,6 +38,8 @@ AFTER = {
     8: "the loop: back to the samples",
     9: "waiting: console and the next sample",
     10: "the loop: samples taken in",
+    11: "the save: the game's state to a journal record, on flash",
+    12: "after the save, back in the step",
 }
 WIRE = "on the wire"
 BEFORE = "before the loop saw it (the wait)"
