@@ -421,3 +421,71 @@ def test_the_strip_is_sent_only_up_to_the_last_led_that_changed(uf2, tmp_path):
     last = bytearray(green)
     last[-1] ^= 0xff
     assert frames[2]["data"] == frames[3]["data"] == frames[4]["data"] == bytes(last)
+
+
+LANES_STRIP = """
+import json, time
+with open("layerlight.json", "w") as f:
+    f.write(json.dumps({"width": 32, "height": 32, "supply_ma": 10000,
+                        "panels": {"size": [16, 16], "across": 2, "down": 2, "lanes": [16, 17, 18, 19]}}))
+from layerlight.app import boot
+dev = boot()
+hw = dev.hw
+fb = dev.fb
+print("sender", type(hw._strip).__name__)
+fb.clear()
+fb.rect(0, 0, fb.width, fb.height, 0x00ff00)
+hw.show(fb)           # the first frame: every lane whole
+time.sleep_ms(60)
+hw.show(fb)           # nothing changed: nothing sent
+time.sleep_ms(60)
+fb.buf[2 * 768 + 5 * 3] ^= 0xff  # LED 5 of lane 2 (the third panel)
+hw.show(fb)           # lane 2 alone, up to its LED 5
+time.sleep_ms(60)
+fb.buf[2 * 768 + 5 * 3] ^= 0xff
+fb.buf[len(fb.buf) - 1] ^= 0xff  # the last LED of lane 3
+hw.show(fb)           # lanes 2 and 3, up to the last LED: a whole panel's time
+time.sleep_ms(1100)
+hw.show(fb)           # unchanged, but a second since every lane was sent whole: whole again
+time.sleep_ms(60)
+print("DONE" + "!")
+"""
+
+
+def test_four_lanes_send_only_the_lanes_that_changed_as_far_as_the_last_led_that_changed(uf2, tmp_path):
+    """A 32x32 on four lanes (a panel on each of GP16-GP19): the four panels go out at once,
+    7.7 ms for a whole frame, decoded off the four pins; a frame goes only to the lanes whose LEDs
+    changed (the others see no pulse and keep their colours), as far as the last LED that changed;
+    nothing when nothing did; every lane whole again after a second."""
+    lanes = [16, 17, 18, 19]
+    pico = target.power_on(uf2[0], uf2[1], str(tmp_path / "flash.bin"), data_pin=lanes)
+    try:
+        pico.run_ms(1500)
+        pico.take_serial()
+        pico.write(b"\x03\x03")
+        pico.wait_serial(b">>> ", "the REPL prompt", limit_ms=5000)
+        start = pico.us
+        pico.take_serial()
+        pico.write(b"\x05" + LANES_STRIP.replace("\n", "\r").encode() + b"\x04")
+        out = pico.wait_serial(b"DONE!", "the frames", limit_ms=60000)
+        pico.run_ms(100)
+        with pico.cond:
+            frames = [f for f in pico.frames if f["start_us"] >= start]
+    finally:
+        pico.close()
+    out = out.decode(errors="replace") if isinstance(out, bytes) else out
+    assert "sender LaneSender" in out, out
+    lane = 16 * 16 * 3
+    assert [f["lanes"] for f in frames] == [[lane] * 4, [0, 0, 18, 0], [0, 0, lane, lane], [lane] * 4], \
+        [f["lanes"] for f in frames]
+    assert not [f["timing"] for f in frames if f["timing"]]
+    whole = frames[0]
+    assert whole["end_us"] - whole["start_us"] < 16 * 16 * 24 * 1.25 + 20  # one panel's time, not four
+    green = bytes(whole["data"])
+    assert len(green) == 4 * lane and len(set(green[i:i + 3] for i in range(0, 4 * lane, 3))) == 1
+    led5 = bytearray(green)
+    led5[2 * lane + 15] ^= 0xff
+    assert frames[1]["data"] == bytes(led5)  # the other lanes and LEDs kept their colour
+    last = bytearray(green)
+    last[-1] ^= 0xff
+    assert frames[2]["data"] == frames[3]["data"] == bytes(last)
