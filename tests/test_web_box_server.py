@@ -285,7 +285,9 @@ def test_a_photo_is_read_with_the_sets_own_size_and_colours(port):
     assert answer["doubts"] == [] and answer["grid_box"] == [40, 600] and answer["preview_size"] == 640
     import base64
     assert base64.b64decode(answer["preview"]).startswith(b"\x89PNG")
-    assert answer["same"] == {"card": k, "id": "card%d" % (k + 1), "side": "front", "rot": 0, "differ": 0}
+    assert answer["same"] == {"card": k, "id": "card%d" % (k + 1), "side": "front", "rot": 0, "differ": 0,
+                              "line": "nearest layer of the set: card1, front up, turned 0 (the same cells)"}
+    assert answer["how"].startswith("6x6, found by its edge; ")
 
 
 def test_a_photo_in_harsh_light_says_its_doubts(port):

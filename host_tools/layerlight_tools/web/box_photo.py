@@ -11,6 +11,7 @@ import base64
 import binascii
 
 from layerlight import geometry
+from layerlight_tools import cmd_read_photo
 from layerlight_tools.layers import photo
 from layerlight_tools.web import box
 
@@ -31,8 +32,8 @@ def read(body, name):
 
     cells, confidence (read_layer's, row by row from the top), rows and back (the set file's
     notation: the side photographed, and it turned over), doubts ([row, col] from 1), turned,
-    outline, preview (the straightened card, base64 PNG, photo.PREVIEW px square, its grid at
-    grid_box), same ({card, id, side, rot, differ}: the set's nearest layer, or None).
+    outline, how (`cards read-photo`'s words for those two), preview (the straightened card, base64 PNG, photo.PREVIEW px square, its grid at
+    grid_box), same ({card, id, side, rot, differ, line}: the set's nearest layer, or None).
     Raises BadRequest (one line, the photo's name first) for a photo it cannot read."""
     model = box.check_model(body.get("model"))
     if model["kind"] != "layers":
@@ -59,6 +60,7 @@ def read(body, name):
     return {"name": name, "size": n, "cells": reading.cells, "confidence": reading.confidence, "rows": rows,
             "back": box.mirror_rows(rows, n, n, index, ["."] + chars),
             "doubts": [list(d) for d in reading.doubts()], "turned": reading.turned, "outline": reading.outline,
+            "how": cmd_read_photo.how_found(reading),
             "preview": base64.b64encode(reading.preview_png).decode(), "preview_size": photo.PREVIEW,
             "grid_box": list(photo.GRID_BOX), "same": nearest(model, reading.cells, index)}
 
@@ -75,5 +77,6 @@ def nearest(model, cells, index):
         return None
     layer, o, differ = found
     k = int(layer.id)
-    return {"card": k, "id": model["cards"][k]["id"], "side": geometry.side_of(o), "rot": geometry.rot_of(o),
-            "differ": differ}
+    ident = model["cards"][k]["id"]
+    return {"card": k, "id": ident, "side": geometry.side_of(o), "rot": geometry.rot_of(o), "differ": differ,
+            "line": cmd_read_photo.nearest_line(ident, o, differ)}
