@@ -344,6 +344,24 @@ def test_a_photo_has_a_size_limit_of_its_own(port):
     assert status == 413
 
 
+def test_a_photo_of_too_many_pixels_is_refused_before_it_is_decoded(port):
+    """Small PNGs whose headers say 20000 x 20000 (a decompression bomb: 1.2 GB decoded; Pillow
+    calls it one) and 15000 x 10001 (just over the limit)."""
+    import struct
+    import zlib
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    def png(w, h):
+        return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) \
+            + chunk(b"IDAT", zlib.compress(b"\0" * 1000)) + chunk(b"IEND", b"")
+    status, answer = request(port, "POST", "/box/photo?name=bomb.png", photo_body(png(20000, 20000)))
+    assert (status, answer) == (400, {"error": "bomb.png: too many pixels, more than a photo can be here "
+                                               "(at most 150 million): export it smaller"})
+    status, answer = request(port, "POST", "/box/photo?name=big.png", photo_body(png(15000, 10001)))
+    assert (status, answer) == (400, {"error": "big.png: 15000 x 10001 pixels, more than a photo can be here "
+                                               "(at most 150 million): export it smaller"})
+
+
 def json_bytes(data):
     return json.dumps(data).encode()
 

@@ -19,6 +19,9 @@ MAX_PHOTO = 12 << 20     # bytes of a photo: a 12-50 MP phone JPEG is 3-10 MB, a
                          # card as PNG about 8 MB; a RAW or HEIC is not read anyway
 # the page sends the photo as base64 inside the JSON with the set's model: 4 bytes for 3, plus the model
 MAX_BODY = (MAX_PHOTO + 2) // 3 * 4 + box.MAX_UPLOAD
+# pixels of a photo: a 12 MB PNG of one colour can say 30000 x 30000 (3 GB once decoded, which
+# OpenCV's own limit of 2^30 pixels lets through); a 108 MP phone camera's photo is taken
+MAX_PIXELS = 150_000_000
 
 
 def too_big(what, length):
@@ -50,6 +53,11 @@ def read(body, name):
                              % (name, len(image), MAX_PHOTO >> 20))
     if not image:
         raise box.BadRequest("%s: an empty file" % name)
+    pixels = _pixels(image)
+    if pixels == "too many" or (pixels is not None and pixels[0] * pixels[1] > MAX_PIXELS):
+        raise box.BadRequest("%s: %s pixels, more than a photo can be here (at most %d million): export it "
+                             "smaller" % (name, pixels if isinstance(pixels, str) else "%d x %d" % pixels,
+                                          MAX_PIXELS // 1_000_000))
     try:
         reading = photo.read_layer(image, n, [value for _, value in model["colors"]])
     except photo.PhotoError as e:
@@ -63,6 +71,25 @@ def read(body, name):
             "how": cmd_read_photo.how_found(reading),
             "preview": base64.b64encode(reading.preview_png).decode(), "preview_size": photo.PREVIEW,
             "grid_box": list(photo.GRID_BOX), "same": nearest(model, reading.cells, index)}
+
+
+def _pixels(image):
+    """(width, height) from the image's header (Pillow reads no pixels for it), "too many" when
+    Pillow itself calls it a decompression bomb (over twice its MAX_IMAGE_PIXELS, which is more
+    than MAX_PIXELS), or None when Pillow does not know the format (OpenCV then says whether it
+    is an image)."""
+    import io
+    import warnings
+    from PIL import Image
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)   # MAX_PIXELS decides
+            with Image.open(io.BytesIO(image)) as im:
+                return im.size
+    except Image.DecompressionBombError:
+        return "too many"
+    except Exception:   # not an image Pillow knows: not this check's to say
+        return None
 
 
 def nearest(model, cells, index):
