@@ -741,6 +741,9 @@ function fileBase64(file) {
 async function readPhoto(file) {
   say("cards-msg", "");
   $("photo-label").classList.add("busy");
+  // the reading is of the set's size and colours as they were sent: changed meanwhile, it is not shown
+  const readAs = () => JSON.stringify([box.model.kind, box.model.size, box.model.colors]);
+  const asked = readAs();
   let data;
   try {
     const image = await fileBase64(file);
@@ -753,6 +756,11 @@ async function readPhoto(file) {
     // a photo not read: its line, and no reading of an earlier photo left beside it
     closePhoto();
     say("cards-msg", data.error);
+    return;
+  }
+  if (readAs() !== asked) {
+    closePhoto();
+    say("cards-msg", `${data.name}: the set's grid or colours changed while it was read: read it again`);
     return;
   }
   box.photo = { ...data, rows: data.rows.slice() };
