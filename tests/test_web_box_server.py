@@ -263,3 +263,112 @@ def test_a_build_keeps_its_set_and_number_and_only_its_decks_are_printed():
 def test_no_deck_no_pdf(port):
     status, answer = request(port, "GET", "/box/cards.pdf?deck=" + "0" * 64)
     assert status == 404 and answer["error"] == "no such deck here: build it again"
+
+
+# --- a layer read from a photo (POST /box/photo) -----------------------------------------------------------
+
+def photo_body(jpg, model=None):
+    import base64
+    import box_photo_fixture
+    return {"model": model or box_photo_fixture.model(), "image": base64.b64encode(jpg).decode()}
+
+
+def test_a_photo_is_read_with_the_sets_own_size_and_colours(port):
+    """The route reads the set the page sends (its colours are in another order than the starter
+    set's, one of them not the starter's): the cells are that set's layer, and the same layer is named."""
+    import box_photo_fixture as fx
+    k, jpg = fx.photo("clean")
+    status, answer = request(port, "POST", "/box/photo?name=card.jpg", photo_body(jpg))
+    assert status == 200, answer
+    assert answer["rows"] == fx.rows(fx.grids()[k]) and answer["cells"] == list(fx.grids()[k])
+    assert answer["back"] == fx.model()["cards"][k]["back"]
+    assert answer["doubts"] == [] and answer["grid_box"] == [40, 600] and answer["preview_size"] == 640
+    import base64
+    assert base64.b64decode(answer["preview"]).startswith(b"\x89PNG")
+    assert answer["same"] == {"card": k, "id": "card%d" % (k + 1), "side": "front", "rot": 0, "differ": 0,
+                              "line": "nearest layer of the set: card1, front up, turned 0 (the same cells)"}
+    assert answer["how"].startswith("6x6, found by its edge; ")
+
+
+def test_a_photo_in_harsh_light_says_its_doubts(port):
+    import box_photo_fixture as fx
+    k, jpg = fx.photo("doubt")
+    status, answer = request(port, "POST", "/box/photo?name=card.jpg", photo_body(jpg))
+    assert status == 200 and answer["rows"] == fx.rows(fx.grids()[k])
+    assert answer["doubts"] == [[3, 2]]
+
+
+@pytest.mark.parametrize("image, line", [
+    (b"hello, not a picture", "notes.txt: not an image (JPEG, PNG, WebP, BMP or TIFF)"),
+    (b"", "notes.txt: an empty file"),
+])
+def test_a_file_that_is_not_a_photo_is_one_line(port, image, line):
+    status, answer = request(port, "POST", "/box/photo?name=notes.txt", photo_body(image))
+    assert (status, answer) == (400, {"error": line})
+
+
+def test_a_photo_of_no_card_is_the_readers_line(port):
+    import cv2
+    import numpy as np
+    blank = cv2.imencode(".png", np.full((300, 400, 3), 128, np.uint8))[1].tobytes()
+    status, answer = request(port, "POST", "/box/photo?name=grey.png", photo_body(blank))
+    assert status == 400 and answer["error"].startswith("grey.png: no layer card found: ")
+    assert "\n" not in answer["error"]
+
+
+def test_a_photo_of_tiles_or_of_no_set_is_refused_in_one_line(port):
+    import box_photo_fixture as fx
+    _, jpg = fx.photo("clean")
+    status, answer = request(port, "POST", "/box/photo?name=card.jpg", photo_body(jpg, shipped("otlo.toml")))
+    assert (status, answer["error"]) == (400, "card.jpg: a photo is read as a Layers layer, and this is an OTLO tile set")
+    status, answer = request(port, "POST", "/box/photo", {"image": "AAAA"})
+    assert (status, answer["error"]) == (400, "not a set model")
+
+
+def test_a_photo_has_a_size_limit_of_its_own(port):
+    """12 MB of photo (sent as base64 with the set) is taken; more is refused before it is read,
+    in one line; a set file's route keeps its 512 KB."""
+    from layerlight_tools.web import box_photo
+    assert box_photo.MAX_PHOTO == 12 << 20
+    big = b"x" * (box_photo.MAX_BODY + 1)
+    status, answer = request(port, "POST", "/box/photo?name=huge.jpg", big)
+    assert (status, answer) == (413, {"error": "huge.jpg: about 12 MB, more than a photo can be here (at most 12 MB): "
+                                               "export it smaller"})
+    import base64
+    body = json_bytes({"model": shipped("default.toml"), "image": base64.b64encode(b"\xff" * (box_photo.MAX_PHOTO + 3)).decode()})
+    assert len(body) <= box_photo.MAX_BODY
+    status, answer = request(port, "POST", "/box/photo?name=huge.jpg", body)
+    assert status == 400 and answer["error"] == "huge.jpg: %d bytes, more than a photo can be here (at most 12 MB): " \
+        "export it smaller" % (box_photo.MAX_PHOTO + 3)
+    status, _ = request(port, "POST", "/box/check", b"x" * (box.MAX_UPLOAD + 1))
+    assert status == 413
+
+
+def test_a_photo_of_too_many_pixels_is_refused_before_it_is_decoded(port):
+    """Small PNGs whose headers say 20000 x 20000 (a decompression bomb: 1.2 GB decoded; Pillow
+    calls it one) and 15000 x 10001 (just over the limit)."""
+    import struct
+    import zlib
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    def png(w, h):
+        return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) \
+            + chunk(b"IDAT", zlib.compress(b"\0" * 1000)) + chunk(b"IEND", b"")
+    status, answer = request(port, "POST", "/box/photo?name=bomb.png", photo_body(png(20000, 20000)))
+    assert (status, answer) == (400, {"error": "bomb.png: too many pixels, more than a photo can be here "
+                                               "(at most 150 million): export it smaller"})
+    status, answer = request(port, "POST", "/box/photo?name=big.png", photo_body(png(15000, 10001)))
+    assert (status, answer) == (400, {"error": "big.png: 15000 x 10001 pixels, more than a photo can be here "
+                                               "(at most 150 million): export it smaller"})
+
+
+def json_bytes(data):
+    return json.dumps(data).encode()
+
+
+@pytest.mark.parametrize("origin, host", [("http://evil.example", None), (None, "evil.example")])
+def test_a_photo_from_another_sites_page_is_refused(port, origin, host):
+    import box_photo_fixture as fx
+    _, jpg = fx.photo("clean")
+    status, answer = request(port, "POST", "/box/photo?name=card.jpg", photo_body(jpg), origin=origin, host=host)
+    assert status == 403 and "cells" not in answer

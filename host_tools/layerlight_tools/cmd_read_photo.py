@@ -33,14 +33,7 @@ def report_lines(photo_path, layer_set, reading):
     """What the command prints: a comment line, the rows, the doubts as a comment line."""
     chars = [ch for ch, _ in layer_set.colours]
     n = reading.size
-    if reading.turned is None:
-        how = "no printed top mark seen: rows as the card lay (every turn of a layer is the same card)"
-    elif reading.turned == 0:
-        how = "the right way up"
-    else:
-        how = "turned %d degrees clockwise on the table, read upright" % reading.turned
-    seen = "its edge" if reading.outline == "card" else "its grid's frame"
-    lines = ["# %s: %dx%d, found by %s; %s" % (photo_path, n, n, seen, how)]
+    lines = ["# %s: %s" % (photo_path, how_found(reading))]
     lines += reading.rows(chars)
     doubts = reading.doubts()
     if doubts:
@@ -50,13 +43,33 @@ def report_lines(photo_path, layer_set, reading):
                                                                ", ".join(words)))
     else:
         lines.append("# no cell in doubt")
-    from layerlight import geometry
     from layerlight_tools.layers import photo
     layer, o, differ = photo.closest_layer(reading.cells, layer_set.layers)
-    lines.append("# nearest layer of the set: %s, %s up, turned %d (%s)" % (
-        layer.id, geometry.side_of(o), geometry.rot_of(o),
-        "the same cells" if not differ else "%d cell%s differ" % (differ, "" if differ == 1 else "s")))
+    lines.append("# " + nearest_line(layer.id, o, differ))
     return lines
+
+
+# the words of these two lines are the page's too (web/box_photo.py): one wording for both
+
+def how_found(reading):
+    """How the card was found and which way up it lay: "6x6, found by its edge; the right way up"."""
+    n = reading.size
+    if reading.turned is None:
+        how = "no printed top mark seen: rows as the card lay (every turn of a layer is the same card)"
+    elif reading.turned == 0:
+        how = "the right way up"
+    else:
+        how = "turned %d degrees clockwise on the table, read upright" % reading.turned
+    seen = "its edge" if reading.outline == "card" else "its grid's frame"
+    return "%dx%d, found by %s; %s" % (n, n, seen, how)
+
+
+def nearest_line(ident, o, differ):
+    """closest_layer's answer in words: "nearest layer of the set: sun, front up, turned 0 (the same cells)"."""
+    from layerlight import geometry
+    return "nearest layer of the set: %s, %s up, turned %d (%s)" % (
+        ident, geometry.side_of(o), geometry.rot_of(o),
+        "the same cells" if not differ else "%d cell%s differ" % (differ, "" if differ == 1 else "s"))
 
 
 def cmd_read_photo(args):

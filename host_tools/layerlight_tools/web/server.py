@@ -24,7 +24,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 from layerlight_tools import firmware_files
-from layerlight_tools.web import box
+from layerlight_tools.web import box, box_photo
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PAGE = os.path.join(HERE, "page")
@@ -275,21 +275,26 @@ class Handler(BaseHTTPRequestHandler):
         if length < 0:
             self._json(HTTPStatus.LENGTH_REQUIRED, {"error": "a request without its length"})
             return
-        if length > box.MAX_UPLOAD:
+        # a photo (base64, with the set) may be megabytes; everything else is a set or less
+        limit = box_photo.MAX_BODY if path == "/box/photo" else box.MAX_UPLOAD
+        if length > limit:
             # read what was sent (up to a bound), so the browser gets the answer, not a reset connection
-            left = length if length <= 16 * box.MAX_UPLOAD else 0
+            bound = min(16 * limit, 64 << 20)
+            left = length if length <= bound else 0
             while left > 0:
                 chunk = self.rfile.read(min(left, 65536))
                 if not chunk:
                     break
                 left -= len(chunk)
-            if not length <= 16 * box.MAX_UPLOAD:
+            if not length <= bound:
                 self.close_connection = True
             name = parse_qs(urlsplit(self.path).query).get("name", [""])[0]
-            what = box.file_name(name) if name else "the request"
-            self._json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {
-                "error": "%s: %d bytes, more than a set file can be (at most %d KB)" % (
-                    what, length, box.MAX_UPLOAD // 1024)})
+            if path == "/box/photo":
+                error = box_photo.too_big(box.file_name(name, toml=False) if name else "the photo", length)
+            else:
+                error = "%s: %d bytes, more than a set file can be (at most %d KB)" % (
+                    box.file_name(name) if name else "the request", length, box.MAX_UPLOAD // 1024)
+            self._json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {"error": error})
             return
         raw = self.rfile.read(length)
         try:
@@ -310,6 +315,9 @@ class Handler(BaseHTTPRequestHandler):
                 self._json(HTTPStatus.OK, box.stack(body))
             elif path == "/box/resize":
                 self._json(HTTPStatus.OK, box.resize(body))
+            elif path == "/box/photo":
+                name = parse_qs(urlsplit(self.path).query).get("name", [""])[0]
+                self._json(HTTPStatus.OK, box_photo.read(body, box.file_name(name, toml=False) if name else "the photo"))
             elif path == "/box/build":
                 status, answer = self.site.builds.start(body)
                 self._json(status, answer)

@@ -48,6 +48,7 @@ const box = {
   seq: 0,               // numbers strokes and focused fields
   zoomed: -1,           // the card shown large, or -1
   buildMsgToml: null,   // the set the message under Build is about (it goes once the set changes)
+  photo: null,          // a layer read from a photo, shown to correct before it is added (box_photo.py's answer)
 };
 
 // What tests read: the model, the last check, the built deck, the stack's picture.
@@ -59,6 +60,7 @@ window.layerlightBox = {
   get building() { return box.building; },
   get stackRows() { return box.stackRows || null; },
   get undoSteps() { return box.history.length; },
+  get photo() { return box.photo; },
   get redoSteps() { return box.future.length; },
   settled: () => settled(),
 };
@@ -365,6 +367,7 @@ function showSetStatus() {
   $("set-status").textContent = parts.join(", ");
   const full = n >= lim.layers;
   $("card-add").disabled = full;
+  $("photo-add").disabled = full;
   $("card-add").title = full ? `the builder takes at most ${lim.layers} ${noun}` : "another blank card";
   $("colour-add").disabled = m.colors.length >= lim.colours;
 }
@@ -516,6 +519,7 @@ function renderBar() {
     for (let n = lo; n <= hi; n++) size.add(new Option(`${n} × ${n}`, String(n), false, n === m.size));
   }
   $("box-bg-label").firstChild.textContent = m.kind === "otlo" ? "Table " : "Background ";
+  $("card-from-photo").hidden = m.kind === "otlo";   // the reader reads Layers layers
   const bg = m.kind === "otlo" ? m.table : m.background;
   if (/^#[0-9a-fA-F]{6}$/.test(bg)) $("box-background").value = bg.toLowerCase();
   const lim = limitsNow();
@@ -617,7 +621,11 @@ function renderCards() {
           grid.append(c);
         }
       }
-      wirePainting(grid, k, side);
+      wirePainting(grid, () => box.model.cards[k][side], (x, y, value, tag) => {
+        if (!setCell(k, side, x, y, value)) return false;
+        changed(false, tag);
+        return true;
+      });
       wrap.append(label, grid);
       sides.append(wrap);
     }
@@ -636,16 +644,17 @@ function renderCards() {
   });
 }
 
-function wirePainting(grid, k, side) {
+// The brush on a grid of cells: rowsOf() gives the rows painted, paint(x, y, value, tag) paints
+// one cell (true when it changed). `where` keeps a stroke on the kind of grid it started on: a
+// stroke on the cards does not run on into a photo's cells, nor one there onto the cards.
+function wirePainting(grid, rowsOf, paint, where = "cards") {
   const paintAt = (target) => {
-    if (!box.painting || !target || !target.classList || !target.classList.contains("cell")) return;
+    if (!box.painting || box.painting.where !== where) return;
+    if (!target || !target.classList || !target.classList.contains("cell")) return;
     if (target.parentElement !== grid) return;
     const x = Number(target.dataset.x);
     const y = Number(target.dataset.y);
-    if (setCell(k, side, x, y, box.painting.value)) {
-      cellStyle(target, charOf(box.painting.value));
-      changed(false, box.painting.tag);
-    }
+    if (paint(x, y, box.painting.value, box.painting.tag)) cellStyle(target, charOf(box.painting.value));
   };
   grid.addEventListener("pointerdown", (e) => {
     if (e.button !== 0 || !e.target.classList.contains("cell")) return;
@@ -653,9 +662,9 @@ function wirePainting(grid, k, side) {
     const x = Number(e.target.dataset.x);
     const y = Number(e.target.dataset.y);
     // a click on a cell already in the chosen colour makes it a hole again
-    const here = box.model.cards[k][side][y][x];
+    const here = rowsOf()[y][x];
     const value = here === charOf(box.colour) && box.colour !== 0 ? 0 : box.colour;
-    box.painting = { value, tag: "stroke" + ++box.seq };   // one stroke, one undo step
+    box.painting = { value, where, tag: "stroke" + ++box.seq };   // one stroke, one undo step
     // a touch captures the pointer to its first cell: let a drag reach the others
     if (e.target.hasPointerCapture(e.pointerId)) e.target.releasePointerCapture(e.pointerId);
     paintAt(e.target);
@@ -668,6 +677,7 @@ function render() {
   renderPalette();
   renderCards();
   renderStack();
+  if (box.photo) showPhoto();   // its cells in the colours as they are now
   if (box.checked) showCheck();
 }
 
@@ -698,13 +708,144 @@ function removeCard(k) {
   changed();
 }
 
-function addCard() {
-  const [w, h] = dims();
+// the id a new card gets: layerN (tN for a tile), N one more than the cards, or the next free
+function newId() {
   const stem = box.model.kind === "otlo" ? "t" : "layer";
   const ids = new Set(box.model.cards.map((c) => c.id));
   let n = box.model.cards.length + 1;
   while (ids.has(stem + n)) n++;
-  box.model.cards.push({ id: stem + n, front: blankRows(w, h), back: blankRows(w, h) });
+  return stem + n;
+}
+
+function addCard() {
+  const [w, h] = dims();
+  box.model.cards.push({ id: newId(), front: blankRows(w, h), back: blankRows(w, h) });
+  changed();
+}
+
+// --- a layer from a photo --------------------------------------------------------------------
+// The server reads the photo with the set's size and colours as painted now (layers/photo.py);
+// the page shows the card straightened beside the cells read, the doubtful ones ringed on
+// both, lets the player paint corrections with the palette (not undo steps: nothing is in the
+// set yet), and adds the layer as one step.
+
+function fileBase64(file) {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onload = () => resolve(String(r.result).split(",", 2)[1] || "");
+    r.onerror = () => reject(r.error);
+    r.readAsDataURL(file);
+  });
+}
+
+async function readPhoto(file) {
+  say("cards-msg", "");
+  $("photo-label").classList.add("busy");
+  // the reading is of the set's size and colours as they were sent: changed meanwhile, it is not shown
+  const readAs = () => JSON.stringify([box.model.kind, box.model.size, box.model.colors]);
+  const asked = readAs();
+  let data;
+  try {
+    const image = await fileBase64(file);
+    ({ data } = await post("/box/photo?name=" + encodeURIComponent(file.name), { model: box.model, image }));
+  } finally {
+    $("photo-input").value = "";
+    $("photo-label").classList.remove("busy");
+  }
+  if (data.error) {
+    // a photo not read: its line, and no reading of an earlier photo left beside it
+    closePhoto();
+    say("cards-msg", data.error);
+    return;
+  }
+  if (readAs() !== asked) {
+    closePhoto();
+    say("cards-msg", `${data.name}: the set's grid or colours changed while it was read: read it again`);
+    return;
+  }
+  box.photo = { ...data, rows: data.rows.slice() };
+  showPhoto();
+  $("photo-read").scrollIntoView({ block: "nearest" });
+}
+
+function showPhoto() {
+  const p = box.photo;
+  $("photo-read").hidden = false;
+  $("photo-img").src = "data:image/png;base64," + p.preview;
+  const doubt = new Set(p.doubts.map(([r, c]) => `${c - 1},${r - 1}`));
+  // the doubtful cells ringed on the picture too: the grid lies at grid_box of its preview_size px
+  const marks = $("photo-marks");
+  marks.textContent = "";
+  const [g0, g1] = p.grid_box;
+  const cellPc = (100 * (g1 - g0)) / p.size / p.preview_size;
+  for (const [r, c] of p.doubts) {
+    const m = document.createElement("div");
+    m.className = "photo-mark";
+    m.style.left = `${(100 * g0) / p.preview_size + (c - 1) * cellPc}%`;
+    m.style.top = `${(100 * g0) / p.preview_size + (r - 1) * cellPc}%`;
+    m.style.width = m.style.height = `${cellPc}%`;
+    marks.append(m);
+  }
+  const grid = $("photo-grid");
+  const old = grid;
+  const fresh = old.cloneNode(false);   // a new element: the brush wired once
+  old.replaceWith(fresh);
+  const cellPx = Math.max(14, Math.min(40, Math.floor(300 / p.size)));
+  fresh.style.gridTemplateColumns = `repeat(${p.size}, ${cellPx}px)`;
+  fresh.style.gridAutoRows = `${cellPx}px`;
+  for (let y = 0; y < p.size; y++) {
+    for (let x = 0; x < p.size; x++) {
+      const c = document.createElement("div");
+      c.className = "cell" + (doubt.has(`${x},${y}`) ? " doubt" : "");
+      c.dataset.x = x;
+      c.dataset.y = y;
+      cellStyle(c, p.rows[y][x]);
+      fresh.append(c);
+    }
+  }
+  wirePainting(fresh, () => box.photo.rows, (x, y, value) => {
+    const rows = box.photo.rows;
+    const ch = charOf(value);
+    if (rows[y][x] === ch) return false;
+    rows[y] = rows[y].slice(0, x) + ch + rows[y].slice(x + 1);
+    return true;
+  }, "photo");
+  $("photo-how").textContent = `${p.name}: ${p.how}`;
+  const n = p.doubts.length;
+  $("photo-doubts").textContent = n ? `${n} cell${n === 1 ? "" : "s"} in doubt (ringed): look at ${n === 1 ? "it" : "them"} on the card first` : "no cell in doubt";
+  const same = $("photo-same");
+  same.textContent = p.same ? (p.same.differ ? p.same.line : `${p.same.line}: this layer is in the set already`) : "";
+  same.classList.toggle("warn", !!p.same && !p.same.differ);
+  $("photo-add").disabled = $("card-add").disabled;
+}
+
+function closePhoto() {
+  box.photo = null;
+  $("photo-read").hidden = true;
+  $("photo-img").removeAttribute("src");
+}
+
+// The layer added as read and corrected, its back the front turned over (the server's mirror,
+// asked with the card in the set), in one change: one Undo takes it off again.
+async function addPhoto() {
+  const p = box.photo;
+  if (!p) return;
+  const [w, h] = dims();
+  if (box.model.kind !== "layers" || w !== p.size || h !== p.size) {
+    say("cards-msg", `${p.name}: read as ${p.size} × ${p.size}, and the set's grid is ${w} × ${h} now: read it again`);
+    return;
+  }
+  const card = { id: newId(), front: p.rows.slice(), back: p.rows.slice() };
+  const { data } = await post("/box/check", { model: { ...box.model, cards: [...box.model.cards, card] }, file: box.file });
+  const view = data.views && data.views[box.model.cards.length];
+  if (!view) {
+    say("cards-msg", data.error || `${p.name}: the layer could not be turned over`);
+    return;
+  }
+  card.back = view.mirrored.slice();
+  box.model.cards.push(card);
+  closePhoto();
+  say("cards-msg", "");
   changed();
 }
 
@@ -811,6 +952,8 @@ function openModel(model, file) {
   box.zoomed = -1;
   $("build-result").hidden = true;
   $("box-kind").value = model.kind;
+  closePhoto();
+  say("cards-msg", "");
   forget();
   say("build-msg", "");
   say("upload-msg", "");
@@ -1135,6 +1278,12 @@ function wire() {
     if (f) upload(f).catch((e) => say("upload-msg", String(e)));
   });
   $("card-add").addEventListener("click", addCard);
+  $("photo-input").addEventListener("change", () => {
+    const f = $("photo-input").files[0];
+    if (f) readPhoto(f).catch((e) => say("cards-msg", String(e.message || e)));
+  });
+  $("photo-add").addEventListener("click", () => addPhoto().catch((e) => say("cards-msg", String(e.message || e))));
+  $("photo-cancel").addEventListener("click", closePhoto);
   const stack = $("stack");
   stack.addEventListener("dragover", (e) => {
     e.preventDefault();
