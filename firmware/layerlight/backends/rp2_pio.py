@@ -67,7 +67,7 @@ def _ws2812():
     wrap()                                          # noqa: F821  # pyright: ignore[reportUndefinedVariable]
 
 
-@rp2.asm_pio(out_init=(rp2.PIO.OUT_LOW,) * 4, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True, pull_thresh=32)
+@rp2.asm_pio(out_init=[rp2.PIO.OUT_LOW] * 4, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True, pull_thresh=32)
 def _ws2812_lanes():
     # Four strips at once on four consecutive pins (LaneSender), 10 cycles a bit at 8 MHz as
     # _ws2812: the lanes sent go high for 3 cycles (375 ns), stay high 3 more for a 1 (750 ns),
