@@ -30,7 +30,7 @@ SIZES = [int(n) for n in os.environ.get("LAYERLIGHT_BENCH_SIZES", "32").split(",
 AFTER = {
     1: "buttons: events taken in and handled",
     2: "the mode's tick",
-    3: "the save (journal record on flash)",
+    3: "after the tick: a game that ended left",
     4: "sound, the loop, drawing",
     5: "the frame to the sender (wait for the wire, copy, start)",
     6: "after the frame: a game's end logged",
