@@ -5,6 +5,9 @@
 # the pixel driver. `step(now)` does one pass, so the loop can also be driven
 # from outside (the simulator, tests) one step at a time.
 
+import gc
+import sys
+
 from layerlight import buttons, font, modes, persist, screens
 from layerlight.buttons import Buttons
 from layerlight.rng import Rng
@@ -39,6 +42,13 @@ M_IDLE = 9      # the loop waits for the console and the next sample
 M_AWAKE = 10    # the wait over
 M_SAVING = 11   # a save begins (save_game: the game's state to a journal record, its page program)
 M_SAVE_DONE = 12  # that save on flash
+M_COLLECTED = 13  # a garbage collection made while the loop idles (COLLECT_AFTER)
+# A save makes about 5 KB of garbage (the journal's texts), and the collection it sets off
+# once the heap is full lands in some press's save: 10-20 ms of the chip between the press and
+# its light. The device's own loop collects after this many saves instead, once the frame that
+# shows the last one is out and nothing is waiting to be taken in (MicroPython only: CPython's
+# collector is another thing, and the simulator does not run this loop).
+COLLECT_AFTER = 3 if sys.implementation.name == "micropython" else 0
 # offered while the mode has something to take back (its can_undo() says so)
 PAUSE_ITEMS_UNDO = ("RESUME", "UNDO", "SCORES", "END")
 
@@ -90,6 +100,7 @@ class Device:
         self.lag = 0              # the most samples the loop was behind (run), since a host asked
         self.lost_ms = 0          # samples lost because the loop fell further behind than kept
         self.lost_note = None     # what lost() has yet to write into the error log
+        self.saves_since_collect = 0  # saves made since the loop last collected (COLLECT_AFTER)
         from layerlight import startup  # what only boot needs, let go afterwards
         startup.prepare(self)
         import sys
@@ -120,6 +131,7 @@ class Device:
         except (OSError, ValueError) as e:
             self.log("could not save %s: %s" % (self.saves.name, e))
         self.saved.pop("record", None)  # kept on flash only: the game in memory gives it again
+        self.saves_since_collect += 1
         self.mark(M_SAVE_DONE)
 
     def flush_outbox(self):
@@ -142,8 +154,6 @@ class Device:
         modules that were not there at boot are dropped when the menu comes
         back, and the device's peak stays the peak of its largest mode.
         """
-        import gc
-        import sys
         self.game = None
         self.decks.clear()  # opened again (a header and a checksum) by the next game that needs one
         forget_modules([name for name in sys.modules
@@ -553,6 +563,10 @@ class Device:
             self.finish_leaving()  # the menu is on the wire: a game's end is logged now
             self.mark(M_LEFT)
             self.tidy(level)  # caught up with the samples: an erase now delays no press taken
+            if COLLECT_AFTER and self.saves_since_collect >= COLLECT_AFTER:
+                self.saves_since_collect = 0
+                gc.collect()  # caught up and the frame out: the garbage of the saves, now
+                self.mark(M_COLLECTED)
             self.mark(M_IDLE)
             again = self.listen(LOOP_MS)
             self.mark(M_AWAKE)

@@ -40,6 +40,7 @@ AFTER = {
     10: "the loop: samples taken in",
     11: "the save: the game's state to a journal record, on flash",
     12: "after the save, back in the step",
+    13: "the loop: after a collection at idle",
 }
 WIRE = "on the wire"
 BEFORE = "before the loop saw it (the wait)"
