@@ -520,3 +520,19 @@ def test_doctor_without_firmware_says_flash_first(capsys):
     out, err = capsys.readouterr()
     assert code == 2
     assert err == "layerlight: no Layerlight firmware with a self-test on the board: run `layerlight flash` first\n"
+
+
+def test_doctor_on_the_board_finds_two_swapped_lanes_of_a_32x32_and_keeps_the_lanes():
+    """End to end through mpremote, as test_doctor_on_the_board_finds_a_turned_panel_of_a_32x32:
+    a 32x32 set up for four lanes whose leads to two panels are swapped; --apply writes the
+    chain that puts them right and keeps "lanes" (without it the board would send one chain)."""
+    with PtyDevice() as dev:
+        flash.flash(port=dev.port, board_name="pico", watch_s=0.2)
+        config = {"board": "pico", "width": 32, "height": 32, "supply_ma": 10000, "panels": LANES}
+        dev.write("/layerlight.json", json.dumps(config).encode())
+        really = dict(LANES, chain=[0, 3, 1, 2])
+        person = Person(dev.leds, lambda pin: dev.press(pin, after_ms=30, hold_ms=100), dev.tones, 32, 32,
+                        panels=really)
+        f = doctor.doctor(port=dev.port, ui=person, button_timeout=3, apply=True)
+        assert f.fixes == {"panels": really}
+        assert json.loads(dev.read("/layerlight.json")) == dict(config, panels=really)

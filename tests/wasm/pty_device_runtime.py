@@ -33,6 +33,8 @@ class _State:
     last = 0
     np = None           # the last NeoPixel written
     writes = 0
+    strips = []         # the NeoPixels the board's hardware made, in order (one a lane: a 32x32's
+    made_after = -1     # four panels each on its own pin); a new set once one has been written
 
 
 H = _State()
@@ -184,6 +186,10 @@ class NeoPixel:
         self.n = n
         self.bpp = bpp
         self.buf = bytearray(n * bpp)
+        if H.made_after != H.writes:  # the hardware made again (a restart): its own strips
+            H.strips = []
+            H.made_after = H.writes
+        H.strips.append(self)
 
     def __len__(self):
         return self.n
@@ -296,10 +302,14 @@ def exec_raw(src):
 
 
 def leds_hex():
+    """The matrix's LEDs in wire order: the strip written last, or with lanes (one strip a pin,
+    written one after the other) every lane's LEDs, lane 0 first: the lowest pin, as the board is
+    wired (hardware/32x32.md: four consecutive GPIOs, lane n on the n-th)."""
     np = H.np
     if np is None:
         return ""
-    return "".join(["%02x" % b for b in np.buf])
+    strips = sorted(H.strips, key=lambda strip: strip.pin.id) if np in H.strips else [np]
+    return "".join(["%02x" % b for strip in strips for b in strip.buf])
 
 
 def led_writes():
