@@ -110,6 +110,27 @@ def run_on_chip(uf2, image, code):
         pico.close()
 
 
+def frames_of(uf2, tmp_path, code, data_pin=16):
+    """Power on, paste `code` at the REPL: (what it printed up to DONE!, the frames on the data
+    pins from the paste on)."""
+    pico = target.power_on(uf2[0], uf2[1], str(tmp_path / "flash.bin"), data_pin=data_pin)
+    try:
+        pico.run_ms(1500)
+        pico.take_serial()
+        pico.write(b"\x03\x03")
+        pico.wait_serial(b">>> ", "the REPL prompt", limit_ms=5000)
+        start = pico.us
+        pico.take_serial()
+        pico.write(b"\x05" + code.replace("\n", "\r").encode() + b"\x04")
+        out = pico.wait_serial(b"DONE!", "the frames", limit_ms=60000)
+        pico.run_ms(100)
+        with pico.cond:
+            frames = [f for f in pico.frames if f["start_us"] >= start]
+    finally:
+        pico.close()
+    return (out.decode(errors="replace") if isinstance(out, bytes) else out), frames
+
+
 def test_the_native_loops_draw_the_bytes_the_python_loops_draw(uf2, tmp_path):
     out = run_on_chip(uf2, tmp_path / "flash.bin", ON_CHIP % {"seed": 20261126, "ops": 150})
     lines = [line.strip() for line in out.splitlines() if not line.startswith("===")]
@@ -396,21 +417,7 @@ def test_the_strip_is_sent_only_up_to_the_last_led_that_changed(uf2, tmp_path):
     """A WS2812 keeps the first colour it is sent and passes the rest on: the frame goes out up
     to the last LED that changed (a press's light waits for no repeat of the last frame), and
     nothing when nothing did; every LED at least once a second, and when a host asks."""
-    pico = target.power_on(uf2[0], uf2[1], str(tmp_path / "flash.bin"))
-    try:
-        pico.run_ms(1500)
-        pico.take_serial()
-        pico.write(b"\x03\x03")
-        pico.wait_serial(b">>> ", "the REPL prompt", limit_ms=5000)
-        start = pico.us
-        pico.take_serial()
-        pico.write(b"\x05" + STRIP.replace("\n", "\r").encode() + b"\x04")
-        pico.wait_serial(b"DONE!", "the frames", limit_ms=60000)
-        pico.run_ms(100)
-        with pico.cond:
-            frames = [f for f in pico.frames if f["start_us"] >= start]
-    finally:
-        pico.close()
+    _out, frames = frames_of(uf2, tmp_path, STRIP)
     whole = 16 * 16 * 3  # uf2_fixture's blank chip: the default 16x16
     assert [f["sent"] for f in frames] == [whole, 24, whole, whole, whole], [f["sent"] for f in frames]
     green = bytes(frames[0]["data"])
@@ -457,23 +464,7 @@ def test_four_lanes_send_only_the_lanes_that_changed_as_far_as_the_last_led_that
     7.7 ms for a whole frame, decoded off the four pins; a frame goes only to the lanes whose LEDs
     changed (the others see no pulse and keep their colours), as far as the last LED that changed;
     nothing when nothing did; every lane whole again after a second."""
-    lanes = [16, 17, 18, 19]
-    pico = target.power_on(uf2[0], uf2[1], str(tmp_path / "flash.bin"), data_pin=lanes)
-    try:
-        pico.run_ms(1500)
-        pico.take_serial()
-        pico.write(b"\x03\x03")
-        pico.wait_serial(b">>> ", "the REPL prompt", limit_ms=5000)
-        start = pico.us
-        pico.take_serial()
-        pico.write(b"\x05" + LANES_STRIP.replace("\n", "\r").encode() + b"\x04")
-        out = pico.wait_serial(b"DONE!", "the frames", limit_ms=60000)
-        pico.run_ms(100)
-        with pico.cond:
-            frames = [f for f in pico.frames if f["start_us"] >= start]
-    finally:
-        pico.close()
-    out = out.decode(errors="replace") if isinstance(out, bytes) else out
+    out, frames = frames_of(uf2, tmp_path, LANES_STRIP, data_pin=[16, 17, 18, 19])
     assert "sender LaneSender" in out, out
     lane = 16 * 16 * 3
     assert [f["lanes"] for f in frames] == [[lane] * 4, [0, 0, 18, 0], [0, 0, lane, lane], [lane] * 4], \

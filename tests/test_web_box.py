@@ -25,7 +25,7 @@ from layerlight import geometry, led_light, otlo_tiles, screens, stacking
 from layerlight_tools import firmware_files, led_colour, simcore
 from layerlight_tools.layers import sets
 from layerlight_tools.otlo import sets as otlo_sets
-from layerlight_tools.web import server
+from page_run import run_page
 
 from test_web_sim import cells, expected_pattern, rgb
 
@@ -33,7 +33,6 @@ pytestmark = pytest.mark.browser  # headless Chromium: in make test, not in make
 
 REPO = firmware_files.REPO
 SCRIPT = os.path.join(REPO, "tests", "web", "box_round.mjs")
-CHROMIUM = os.environ.get("LAYERLIGHT_CHROMIUM", "/usr/bin/chromium")
 CAP = 0.25   # the brightness the page's device starts at: the LEDs are drawn at it
 
 # The set the browser paints: 3x3, four layers, three colours (builds in about a second).
@@ -89,27 +88,12 @@ def cli_message(folder, name, data):
 
 @pytest.fixture(scope="module")
 def boxed(tmp_path_factory):
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("Node.js is not on PATH (it drives the browser)")
-    if not os.path.isdir(os.path.join(REPO, "node_modules", "playwright-core")):
-        pytest.fail("node_modules/playwright-core is missing: run `make test` (npm ci)")
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail("%s is missing: `make test` installs it (apt-get install chromium)" % CHROMIUM)
     out = tmp_path_factory.mktemp("box")
     plan = {"set": SET, "stack": STACK, "bad_cell": BAD_CELL, "stale_cell": STALE_CELL,
             "uploads": [{"name": n, "base64": base64.b64encode(d).decode()} for n, d in UPLOADS],
             "refused": {"name": "nine.toml", "text": refused_set(), "max_level": 4}}
     (out / "plan.json").write_text(json.dumps(plan))
-    srv = server.start_in_thread(server.Site())
-    try:
-        r = subprocess.run([node, SCRIPT, server.url_of(srv), str(out), str(out / "plan.json")], cwd=REPO,
-                           capture_output=True, text=True, timeout=400)
-    finally:
-        srv.shutdown()
-        srv.server_close()
-    assert r.returncode == 0, "the browser run failed:\n" + r.stderr[-4000:]
-    got = json.loads(r.stdout.strip().split("\n")[-1])
+    got = run_page(SCRIPT, [out, out / "plan.json"], 400)
     got["dir"] = str(out)
     artifacts = os.path.join(REPO, "test-artifacts")
     os.makedirs(artifacts, exist_ok=True)

@@ -10,7 +10,6 @@ These tests check what it saw against the command line (`cards build`, `cards re
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 
@@ -18,7 +17,7 @@ import pytest
 
 from layerlight_tools import firmware_files
 from layerlight_tools.layers import cards, playable, stackings
-from layerlight_tools.web import server
+from page_run import run_page
 
 from test_layers_playable import layer_set_text
 from test_layers_small_deck import SMALL
@@ -27,7 +26,6 @@ pytestmark = pytest.mark.browser  # headless Chromium: in make test, not in make
 
 REPO = firmware_files.REPO
 SCRIPT = os.path.join(REPO, "tests", "web", "box_editor.mjs")
-CHROMIUM = os.environ.get("LAYERLIGHT_CHROMIUM", "/usr/bin/chromium")
 PLAN = {"small": SMALL, "many": layer_set_text(stackings.MAX_LAYERS + 1, size=3),
         "most": layer_set_text(stackings.MAX_LAYERS, size=3), "background": "#123456",
         "odd_file": "weird name (v2).toml", "umlaut_name": "Grüße aus Köln"}
@@ -35,22 +33,9 @@ PLAN = {"small": SMALL, "many": layer_set_text(stackings.MAX_LAYERS + 1, size=3)
 
 @pytest.fixture(scope="module")
 def seen(tmp_path_factory):
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("Node.js is not on PATH (it drives the browser)")
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail("%s is missing: `make test` installs it (apt-get install chromium)" % CHROMIUM)
     out = tmp_path_factory.mktemp("editor")
     (out / "plan.json").write_text(json.dumps(PLAN))
-    srv = server.start_in_thread(server.Site())
-    try:
-        r = subprocess.run([node, SCRIPT, server.url_of(srv), str(out), str(out / "plan.json")], cwd=REPO,
-                           capture_output=True, text=True, timeout=500)
-    finally:
-        srv.shutdown()
-        srv.server_close()
-    assert r.returncode == 0, "the browser run failed:\n" + r.stderr[-4000:]
-    got = json.loads(r.stdout.strip().split("\n")[-1])
+    got = run_page(SCRIPT, [out, out / "plan.json"], 500)
     got["dir"] = str(out)
     return got
 

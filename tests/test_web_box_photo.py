@@ -8,21 +8,18 @@ What the page shows is checked against the set's own layers and the reader's own
 
 import json
 import os
-import shutil
-import subprocess
 
 import pytest
 
 import box_photo_fixture as fx
 from layerlight import geometry
 from layerlight_tools import firmware_files
-from layerlight_tools.web import server
+from page_run import run_page
 
 pytestmark = pytest.mark.browser  # headless Chromium: in make test, not in make quick
 
 REPO = firmware_files.REPO
 SCRIPT = os.path.join(REPO, "tests", "web", "box_photo.mjs")
-CHROMIUM = os.environ.get("LAYERLIGHT_CHROMIUM", "/usr/bin/chromium")
 BACKGROUND = "#f5f0e6"
 FIX = {"x": 0, "y": 0}     # the cell the player corrects
 
@@ -47,11 +44,6 @@ def corrected_rows():
 
 @pytest.fixture(scope="module")
 def seen(tmp_path_factory):
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("Node.js is not on PATH (it drives the browser)")
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail("%s is missing: `make test` installs it (apt-get install chromium)" % CHROMIUM)
     out = tmp_path_factory.mktemp("photo")
     for which in fx.PHOTOS:
         (out / ("%s.jpg" % which)).write_bytes(fx.photo(which)[1])
@@ -60,15 +52,7 @@ def seen(tmp_path_factory):
     plan = {"set": fx.set_text(), "clean": str(out / "clean.jpg"), "doubt": str(out / "doubt.jpg"),
             "bad": str(out / "notes.txt"), "fix": dict(FIX, colour=colour)}
     (out / "plan.json").write_text(json.dumps(plan))
-    srv = server.start_in_thread(server.Site())
-    try:
-        r = subprocess.run([node, SCRIPT, server.url_of(srv), str(out / "plan.json")], cwd=REPO,
-                           capture_output=True, text=True, timeout=300)
-    finally:
-        srv.shutdown()
-        srv.server_close()
-    assert r.returncode == 0, "the browser run failed:\n" + r.stderr[-4000:]
-    return json.loads(r.stdout.strip().split("\n")[-1])
+    return run_page(SCRIPT, [out / "plan.json"], 300)
 
 
 def test_the_set_is_open_as_the_fixture_has_it(seen):

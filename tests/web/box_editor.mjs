@@ -13,6 +13,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
+import { boxReads, openPage } from "./box_page.mjs";
 import { close, launch } from "./browser.mjs";
 
 const STEP_TIMEOUT = 30000;
@@ -23,26 +24,14 @@ const result = { errors: [] };
 
 const context = await launch({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
 try {
-  const page = context.pages()[0] || (await context.newPage());
-  page.on("console", (m) => {
-    if (m.type() === "error") result.errors.push(m.text());
-  });
-  page.on("pageerror", (e) => result.errors.push(String(e)));
+  const page = await openPage(context, result.errors);
   page.on("dialog", (d) => d.accept());   // "replace it anyway?": yes
 
   const ready = async () => {
     await page.waitForFunction(() => window.layerlight && (window.layerlight.ready || window.layerlight.error)
       && window.layerlightBox && window.layerlightBox.ready, null, { timeout: 60000 });
   };
-  const settled = async () => {
-    await page.waitForTimeout(30);
-    await page.waitForFunction(() => window.layerlightBox.settled(), null, { timeout: STEP_TIMEOUT, polling: 20 });
-  };
-  const text = (sel) => page.evaluate((s) => {
-    const el = document.querySelector(s);
-    return el && !el.hidden ? el.textContent : null;
-  }, sel);
-  const model = () => page.evaluate(() => window.layerlightBox.model);
+  const { settled, text, model } = boxReads(page, STEP_TIMEOUT);
   const cell = (card, side, x, y) => `.card[data-card="${card}"] .side[data-side="${side}"] .cell[data-x="${x}"][data-y="${y}"]`;
   const choose = (i) => page.click(`#palette .swatch[data-colour="${i}"]`);
   const blur = () => page.click(".box-head h2");

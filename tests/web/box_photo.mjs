@@ -11,6 +11,7 @@
 // Prints one JSON object: what the page showed. The test checks it.
 
 import fs from "node:fs";
+import { boxReads, openPage } from "./box_page.mjs";
 import { close, launch } from "./browser.mjs";
 
 const STEP_TIMEOUT = 30000;
@@ -20,22 +21,10 @@ const result = { errors: [] };
 
 const context = await launch({ viewport: { width: 1400, height: 1000 } });
 try {
-  const page = context.pages()[0] || (await context.newPage());
-  page.on("console", (m) => {
-    if (m.type() === "error") result.errors.push(m.text());
-  });
-  page.on("pageerror", (e) => result.errors.push(String(e)));
+  const page = await openPage(context, result.errors);
   page.on("dialog", (d) => d.accept());
 
-  const settled = async () => {
-    await page.waitForTimeout(30);
-    await page.waitForFunction(() => window.layerlightBox.settled(), null, { timeout: STEP_TIMEOUT, polling: 20 });
-  };
-  const text = (sel) => page.evaluate((s) => {
-    const el = document.querySelector(s);
-    return el && !el.hidden ? el.textContent : null;
-  }, sel);
-  const model = () => page.evaluate(() => window.layerlightBox.model);
+  const { settled, text, model } = boxReads(page, STEP_TIMEOUT);
   const undoSteps = () => page.evaluate(() => window.layerlightBox.undoSteps);
   // a photo chosen in "Add a layer from a photo", and the page's answer: the reading or a message
   const choosePhoto = async (file) => {

@@ -16,6 +16,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
+import { boxReads, openPage } from "./box_page.mjs";
 import { close, launch } from "./browser.mjs";
 
 const STEP_TIMEOUT = 30000;
@@ -34,11 +35,7 @@ const mark = (name) => (result.timings[name] = Date.now() - t0);
 
 const context = await launch({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
 try {
-  const page = context.pages()[0] || (await context.newPage());
-  page.on("console", (m) => {
-    if (m.type() === "error") result.errors.push(m.text());
-  });
-  page.on("pageerror", (e) => result.errors.push(String(e)));
+  const page = await openPage(context, result.errors);
   // the page asks before another set replaces one with changes in no file: answered as told
   let dialogAnswer = true;
   result.dialogs = [];
@@ -59,11 +56,8 @@ try {
     const err = await page.evaluate(() => window.layerlight.error);
     if (err) throw new Error("the page did not start: " + err);
   };
-  // the last change checked by the server and drawn
-  const settled = async () => {
-    await page.waitForTimeout(30);
-    await page.waitForFunction(() => window.layerlightBox.settled(), null, { timeout: STEP_TIMEOUT, polling: 20 });
-  };
+  // the last change checked by the server and drawn (settled), an element's text (text)
+  const { settled, text } = boxReads(page, STEP_TIMEOUT);
   const status = () => page.evaluate(() => window.layerlight.status);
   const waitFor = async (what, predicate, arg) => {
     try {
@@ -72,10 +66,6 @@ try {
       throw new Error(`waiting for ${what}; the device is at ${JSON.stringify(await status())}`);
     }
   };
-  const text = (sel) => page.evaluate((s) => {
-    const el = document.querySelector(s);
-    return el && !el.hidden ? el.textContent : null;
-  }, sel);
   const cell = (card, side, x, y) => `.card[data-card="${card}"] .side[data-side="${side}"] .cell[data-x="${x}"][data-y="${y}"]`;
   const colourIndex = (ch) => plan.set.colors.findIndex((c) => c[0] === ch) + 1;
   const choose = (i) => page.click(`#palette .swatch[data-colour="${i}"]`);
